@@ -1,0 +1,2 @@
+#include <llama.h>
+#include <ggml-backend.h>

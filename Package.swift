@@ -1,0 +1,29 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+// Lantern: ask questions of your own data with a local model, on Linux, in Swift.
+// No package dependencies: llama.cpp and SQLite come from the system (see scripts/setup.sh).
+let package = Package(
+    name: "Lantern",
+    products: [
+        .library(name: "TokenBudget", targets: ["TokenBudget"]),
+        .library(name: "LocalModel", targets: ["LocalModel"]),
+        .library(name: "SearchIndex", targets: ["SearchIndex"]),
+    ],
+    targets: [
+        .systemLibrary(name: "CLlama", path: "CModules/CLlama", pkgConfig: "llama",
+                       providers: [.apt(["libllama-dev", "libggml-dev"])]),
+        .systemLibrary(name: "CSQLite", path: "CModules/CSQLite", pkgConfig: "sqlite3",
+                       providers: [.apt(["libsqlite3-dev"])]),
+
+        .target(name: "TokenBudget"),
+        .target(name: "LocalModel", dependencies: ["CLlama", "TokenBudget"]),
+        .target(name: "SearchIndex", dependencies: ["CSQLite"]),
+
+        .executableTarget(name: "bench", dependencies: ["LocalModel"], path: "Benchmarks/bench"),
+
+        .testTarget(name: "TokenBudgetTests", dependencies: ["TokenBudget"]),
+        .testTarget(name: "LocalModelTests", dependencies: ["LocalModel"]),
+        .testTarget(name: "SearchIndexTests", dependencies: ["SearchIndex"]),
+    ]
+)

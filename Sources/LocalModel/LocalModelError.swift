@@ -1,0 +1,62 @@
+import Foundation
+import TokenBudget
+
+/// Everything that can go wrong in the engine, each case carrying what a user needs to fix it.
+///
+/// The messages are written for the person at the terminal: they name the file, the number or
+/// the limit involved and what to do next, never a bare code.
+public enum LocalModelError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// No file at the path.
+    case fileNotFound(path: String)
+    /// The path is a directory, not a model file.
+    case isDirectory(path: String)
+    /// The file does not start with the GGUF magic bytes.
+    case notGGUF(path: String, magic: String)
+    /// The header is valid but the file is shorter than its tensors need, or unreadable.
+    case corruptFile(path: String, reason: String)
+    /// llama.cpp does not know the model's architecture.
+    case unsupportedArchitecture(path: String, architecture: String)
+    /// The weights or the context buffers could not be allocated.
+    case outOfMemory(what: String)
+    /// A context window larger than the model was trained for, without an explicit override.
+    case contextLargerThanTrained(requested: Int, trained: Int)
+    /// A context window that cannot hold even the prompt.
+    case promptTooLong(promptTokens: Int, window: Int)
+    /// llama_decode failed.
+    case decodeFailed(code: Int32, position: Int)
+    /// Text that could not be tokenized.
+    case tokenizationFailed(reason: String)
+    /// A GBNF grammar llama.cpp's parser rejected.
+    case invalidGrammar(reason: String)
+    /// Work stopped because its Task was cancelled.
+    case cancelled
+
+    public var description: String {
+        switch self {
+        case .fileNotFound(let path):
+            return "no model file at \(path); run scripts/setup.sh for the default model or pass --model with the path of a .gguf file"
+        case .isDirectory(let path):
+            return "\(path) is a directory; pass the path of a .gguf file inside it"
+        case .notGGUF(let path, let magic):
+            return "\(path) is not a GGUF model (it starts with \(magic), a GGUF file starts with \"GGUF\"); convert the model to GGUF or pick the right file"
+        case .corruptFile(let path, let reason):
+            return "\(path) is a damaged GGUF file (\(reason)); download it again and check its sha256"
+        case .unsupportedArchitecture(let path, let architecture):
+            return "\(path) holds a \(architecture) model, which this llama.cpp build cannot run; use a supported architecture (llama, qwen2, qwen3, ...) or a newer libllama"
+        case .outOfMemory(let what):
+            return "not enough memory for \(what); use a smaller model, a smaller context window, or close other programs"
+        case .contextLargerThanTrained(let requested, let trained):
+            return "context window of \(requested) tokens is larger than the \(trained) the model was trained with; choose \(trained) or less, or allow it explicitly"
+        case .promptTooLong(let promptTokens, let window):
+            return "the prompt is \(promptTokens) tokens and the context window holds \(window); shorten it or use a larger window"
+        case .decodeFailed(let code, let position):
+            return "llama.cpp failed to decode at position \(position) (code \(code)); the context may be full — use a larger window or a shorter prompt"
+        case .tokenizationFailed(let reason):
+            return "could not tokenize the text: \(reason)"
+        case .invalidGrammar(let reason):
+            return "llama.cpp rejected the grammar: \(reason)"
+        case .cancelled:
+            return "generation was cancelled"
+        }
+    }
+}

@@ -1,0 +1,1 @@
+// Replaced by the SearchIndex module's real sources.

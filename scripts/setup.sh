@@ -1,0 +1,88 @@
+#!/usr/bin/env bash
+# Installs everything Lantern needs to build, test and benchmark, and skips what is already
+# there. Safe to run again and again (CI runs it every time on a fresh machine).
+#
+#   scripts/setup.sh            system packages + the default model
+#   scripts/setup.sh --gpu      also the optional GPU backends for ggml (Vulkan; CUDA where offered)
+#
+# Debian 12 has no llama.cpp packages, so they come from Debian unstable, pinned low (priority
+# 100) so that nothing else on the machine moves unless a llama.cpp package needs it.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+want_gpu=no
+for arg in "$@"; do
+  case "$arg" in
+    --gpu) want_gpu=yes ;;
+    -h|--help) sed -n 2,10p "$0"; exit 0 ;;
+    *) echo "setup: unknown option '$arg' (try --help)" >&2; exit 2 ;;
+  esac
+done
+
+say() { printf 'setup: %s\n' "$*" >&2; }
+as_root() { if [ "$(id -u)" -eq 0 ]; then "$@"; else sudo "$@"; fi; }
+export DEBIAN_FRONTEND=noninteractive
+
+# --- system packages --------------------------------------------------------------------------
+base_packages=(pkg-config libsqlite3-dev libedit-dev poppler-utils)
+llama_packages=(libllama-dev libggml-dev llama.cpp-tools)
+gpu_packages=(libggml0-backend-vulkan)
+
+missing() { # prints the packages among "$@" that are not installed
+  local p
+  for p in "$@"; do
+    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q '^install ok installed' || echo "$p"
+  done
+}
+
+apt_updated=no
+apt_update() { [ "$apt_updated" = yes ] || { as_root apt-get update -q >/dev/null; apt_updated=yes; }; }
+
+# The mirror this machine already uses for Debian, so unstable comes from the same place.
+debian_mirror() {
+  { grep -hsE '^\s*deb\s' /etc/apt/sources.list /etc/apt/sources.list.d/*.list | awk '{for(i=2;i<=NF;i++) if ($i ~ /^https?:/) {print $i; exit}}'
+    grep -hsE '^\s*URIs:' /etc/apt/sources.list.d/*.sources | awk '{print $2}'
+  } | grep -v security | head -n 1
+}
+
+# Is a package installable from the suites the machine already has (newer Debian, Ubuntu)?
+has_candidate() { apt-cache policy "$1" 2>/dev/null | grep -qE 'Candidate: [0-9]'; }
+
+need=$(missing "${base_packages[@]}")
+if [ -n "$need" ]; then
+  say "installing $(echo $need)"
+  apt_update
+  as_root apt-get install -y -q --no-install-recommends $need >/dev/null
+fi
+
+need=$(missing "${llama_packages[@]}")
+if [ "$want_gpu" = yes ]; then need="$need $(missing "${gpu_packages[@]}")"; fi
+need=$(echo $need)
+if [ -n "$need" ]; then
+  apt_update
+  if has_candidate libllama-dev; then
+    say "installing $need from the distribution"
+    as_root apt-get install -y -q --no-install-recommends $need >/dev/null
+  else
+    mirror=$(debian_mirror)
+    [ -n "$mirror" ] || { say "no Debian mirror found in /etc/apt sources; add one and run again"; exit 1; }
+    say "installing $need from Debian unstable (pinned at priority 100)"
+    # unstable's Release file can be past its validity date on the mirror; accept it
+    echo "deb [check-valid-until=no] $mirror unstable main" | as_root tee /etc/apt/sources.list.d/lantern-unstable.list >/dev/null
+    printf 'Package: *\nPin: release a=unstable\nPin-Priority: 100\n' | as_root tee /etc/apt/preferences.d/lantern-unstable >/dev/null
+    as_root apt-get update -q >/dev/null
+    # openssl-provider-legacy and libssl3 both ship ossl-modules/legacy.so: let the newer win
+    as_root apt-get install -y -q --no-install-recommends -t unstable \
+      -o Dpkg::Options::=--force-overwrite $need >/dev/null
+  fi
+fi
+if [ "$want_gpu" = yes ] && has_candidate libggml0-backend-cuda; then
+  need=$(missing libggml0-backend-cuda)
+  [ -z "$need" ] || as_root apt-get install -y -q --no-install-recommends -t unstable $need >/dev/null
+fi
+pkg-config --exists llama sqlite3 || { say "pkg-config cannot find llama or sqlite3 after install"; exit 1; }
+
+# --- the default model ------------------------------------------------------------------------
+# models.lock is the single source of truth: name, file, sha256, size, source.
+scripts/fetch-model.sh default
+say "ready: $(pkg-config --modversion llama | sed 's/^/llama /'), sqlite $(pkg-config --modversion sqlite3)"
