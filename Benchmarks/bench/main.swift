@@ -1,2 +1,71 @@
-// The benchmark harness entry point; sections are added as features land.
-print("bench: no sections yet")
+import Foundation
+
+// bench [--quick] [--model FILE] [--threads N] [--section NAME ...] [--json FILE]
+// Runs the benchmark sections, prints each table, and updates Benchmarks/RESULTS.md.
+
+let sections: [(name: String, run: @Sendable (BenchmarkEnvironment) async throws -> SectionReport)] = [
+    ("engine", EngineBenchmark.run),
+]
+
+let usage = """
+    usage: bench [--quick] [--model FILE] [--threads N] [--section NAME ...] [--json FILE]
+    sections: \(sections.map(\.name).joined(separator: ", "))
+    """
+
+let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+var environment = BenchmarkEnvironment(
+    quick: false,
+    modelURL: packageRoot.appendingPathComponent("models/SmolLM2-135M-Instruct.Q4_1.gguf"),
+    threads: ProcessInfo.processInfo.activeProcessorCount,
+    workDirectory: FileManager.default.temporaryDirectory.appendingPathComponent("lantern-bench"))
+var chosen: [String] = []
+var jsonURL: URL?
+
+var arguments = CommandLine.arguments.dropFirst()
+@MainActor func value(for flag: String) -> String {
+    guard let next = arguments.popFirst() else {
+        FileHandle.standardError.write(Data("bench: \(flag) needs a value\n\(usage)\n".utf8))
+        exit(2)
+    }
+    return next
+}
+while let argument = arguments.popFirst() {
+    switch argument {
+    case "--quick": environment.quick = true
+    case "--model": environment.modelURL = URL(fileURLWithPath: value(for: argument))
+    case "--threads": environment.threads = Int(value(for: argument)) ?? environment.threads
+    case "--section": chosen.append(value(for: argument))
+    case "--json": jsonURL = URL(fileURLWithPath: value(for: argument))
+    case "-h", "--help": print(usage); exit(0)
+    default:
+        FileHandle.standardError.write(Data("bench: unknown option \(argument)\n\(usage)\n".utf8))
+        exit(2)
+    }
+}
+if let unknown = chosen.first(where: { name in !sections.contains { $0.name == name } }) {
+    FileHandle.standardError.write(Data("bench: no section named \(unknown)\n\(usage)\n".utf8))
+    exit(2)
+}
+
+try FileManager.default.createDirectory(at: environment.workDirectory, withIntermediateDirectories: true)
+let machine = environment.machine
+var reports: [SectionReport] = []
+for section in sections where chosen.isEmpty || chosen.contains(section.name) {
+    FileHandle.standardError.write(Data("bench: running \(section.name)…\n".utf8))
+    do {
+        let report = try await section.run(environment)
+        print(ResultsFile.render(report, machine: machine).split(separator: "\n").filter { !$0.hasPrefix("<!--") }.joined(separator: "\n"))
+        print()
+        reports.append(report)
+    } catch {
+        FileHandle.standardError.write(Data("bench: section \(section.name) failed: \(error)\n".utf8))
+    }
+}
+try ResultsFile(url: packageRoot.appendingPathComponent("Benchmarks/RESULTS.md")).update(with: reports, machine: machine)
+if let jsonURL {
+    struct Run: Encodable { let machine: [String: String]; let sections: [SectionReport] }
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+    try encoder.encode(Run(machine: machine, sections: reports)).write(to: jsonURL)
+}
+exit(reports.count == (chosen.isEmpty ? sections.count : chosen.count) ? 0 : 1)

@@ -11,14 +11,18 @@ public struct GenerationParameters: Sendable, Hashable {
     public var grammar: GrammarConstraint?
     /// Whether control tokens (such as `<think>`) appear in the text.
     public var renderSpecialTokens: Bool
+    /// Whether an end-of-generation token ends the output. Benchmarks turn this off to
+    /// generate an exact number of tokens, as `llama-bench` does.
+    public var stopsAtEndOfGeneration: Bool
 
     public init(sampling: SamplingOptions = .greedy, maximumTokens: Int = 512, stopStrings: [String] = [],
-                grammar: GrammarConstraint? = nil, renderSpecialTokens: Bool = true) {
+                grammar: GrammarConstraint? = nil, renderSpecialTokens: Bool = true, stopsAtEndOfGeneration: Bool = true) {
         self.sampling = sampling
         self.maximumTokens = maximumTokens
         self.stopStrings = stopStrings
         self.grammar = grammar
         self.renderSpecialTokens = renderSpecialTokens
+        self.stopsAtEndOfGeneration = stopsAtEndOfGeneration
     }
 }
 
@@ -90,10 +94,25 @@ public actor InferenceContext {
     public nonisolated func generate(prompt: String, parameters: GenerationParameters = GenerationParameters())
         -> AsyncThrowingStream<GenerationEvent, any Error>
     {
+        generate(parameters: parameters) { [model] () throws(LocalModelError) in
+            try model.tokenizer.tokenize(prompt, addSpecial: true, parseSpecial: true)
+        }
+    }
+
+    /// Generates from prompt tokens as they are (no beginning-of-sequence token is added).
+    public nonisolated func generate(tokens: [Token], parameters: GenerationParameters = GenerationParameters())
+        -> AsyncThrowingStream<GenerationEvent, any Error>
+    {
+        generate(parameters: parameters) { tokens }
+    }
+
+    private nonisolated func generate(parameters: GenerationParameters, tokens makeTokens: @escaping @Sendable () throws(LocalModelError) -> [Token])
+        -> AsyncThrowingStream<GenerationEvent, any Error>
+    {
         let (stream, continuation) = AsyncThrowingStream<GenerationEvent, any Error>.makeStream()
         let task = Task {
             do {
-                let tokens = try model.tokenizer.tokenize(prompt, addSpecial: true, parseSpecial: true)
+                let tokens = try makeTokens()
                 let summary = try await self.run(prompt: tokens, parameters: parameters) { continuation.yield(.text($0)) }
                 continuation.yield(.finished(summary))
                 continuation.finish()
@@ -109,8 +128,13 @@ public actor InferenceContext {
     /// it begins at once. Returns how many tokens were reused rather than decoded.
     @discardableResult
     public func prefill(prompt: String) throws(LocalModelError) -> Int {
-        let tokens = try model.tokenizer.tokenize(prompt, addSpecial: true, parseSpecial: true)
-        return try ingest(tokens, keepLastForLogits: false)
+        try prefill(tokens: model.tokenizer.tokenize(prompt, addSpecial: true, parseSpecial: true))
+    }
+
+    /// `prefill(prompt:)` for tokens as they are.
+    @discardableResult
+    public func prefill(tokens: [Token]) throws(LocalModelError) -> Int {
+        try ingest(tokens, keepLastForLogits: false)
     }
 
     /// Forgets everything in the cache.
@@ -142,7 +166,10 @@ public actor InferenceContext {
             sampler.accept(token)
             generated += 1
             counters.tokensGenerated += 1
-            if model.handle.isEndOfGeneration(token) { stopReason = .endOfGeneration; break }
+            if parameters.stopsAtEndOfGeneration && model.handle.isEndOfGeneration(token) {
+                stopReason = .endOfGeneration
+                break
+            }
             let (text, stop) = assembler.append(model.handle.pieceBytes(token, renderSpecial: parameters.renderSpecialTokens))
             send(text)
             if let stop { stopReason = .stopString(stop); break }
