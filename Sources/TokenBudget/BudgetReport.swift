@@ -38,7 +38,7 @@ public struct BudgetReport: Sendable, Hashable, Codable, CustomStringConvertible
             head.append(try section(.toolSchema, "\(tool.name) tool's schema", tool.schema, name: tool.name))
         }
         var tail = try request.transcript.map { entry in
-            try section(.transcriptEntry, "transcript entry \(entry.id) (\(entry.kind.displayName))", entry.text,
+            try section(.transcriptEntry, "transcript's \(entry.kind.displayName) \(entry.id)", entry.text,
                         name: entry.id, entryKind: entry.kind)
         }
         tail.append(try section(.prompt, "new prompt", request.prompt))
@@ -95,35 +95,43 @@ public struct BudgetReport: Sendable, Hashable, Codable, CustomStringConvertible
         guard fits else { throw .contextWindowExceeded(BudgetOverflow(self)) }
     }
 
-    /// The report as an aligned text table, one row per section, then total and remaining.
+    /// The report as an aligned text table for `ask budget`: one row per section (label, tokens,
+    /// share of the window), then the total, what remains, and whether it fits.
     public var table: String {
-        let rows = sections.map { ($0.label, NumberText.grouped($0.tokens), NumberText.percent($0.share, decimals: 1)) }
-            + [("total", NumberText.grouped(totalTokens), NumberText.percent(totalShare, decimals: 1)),
-               ("remaining", NumberText.grouped(remainingTokens), "")]
-        let header = ("section", "tokens", "share")
-        let labelWidth = (rows + [header]).map(\.0.count).max() ?? 0
-        let tokensWidth = (rows + [header]).map(\.1.count).max() ?? 0
-        let shareWidth = (rows + [header]).map(\.2.count).max() ?? 0
-        func line(_ row: (String, String, String)) -> String {
-            let text = row.0.padding(toLength: labelWidth) + "  " + row.1.leftPadded(toLength: tokensWidth)
-                + "  " + row.2.leftPadded(toLength: shareWidth)
-            return String(text.reversed().drop { $0 == " " }.reversed())
+        typealias Row = (label: String, tokens: String, share: String)
+        let header: Row = ("section", "tokens", "share")
+        let body: [Row] = sections.map {
+            ($0.label, NumberText.grouped($0.tokens), NumberText.percent($0.share, decimals: 1))
         }
-        let rule = String(repeating: "-", count: labelWidth + tokensWidth + shareWidth + 4)
+        let footer: [Row] = [("total", NumberText.grouped(totalTokens), NumberText.percent(totalShare, decimals: 1)),
+                             ("remaining", NumberText.grouped(remainingTokens), "")]
+        let all = [header] + body + footer
+        let widths = (all.map(\.label.count).max() ?? 0, all.map(\.tokens.count).max() ?? 0,
+                      all.map(\.share.count).max() ?? 0)
+        func line(_ row: Row) -> String {
+            let label = row.label.padded(to: widths.0)
+            let tokens = row.tokens.padded(to: widths.1, left: true)
+            guard !row.share.isEmpty else { return label + "  " + tokens }
+            return label + "  " + tokens + "  " + row.share.padded(to: widths.2, left: true)
+        }
         let verdict = fits
             ? "fits, with \(NumberText.grouped(remainingTokens)) tokens to spare"
             : "does not fit: \(NumberText.grouped(-remainingTokens)) tokens over"
-        return (["Token budget for a \(window) (\(NumberText.grouped(window.tokens))) context window",
-                 line(header)]
-            + sections.indices.map { line(rows[$0]) }
-            + [rule, line(rows[rows.count - 2]), line(rows[rows.count - 1]), verdict])
-            .joined(separator: "\n")
+        var lines = ["Token budget for a \(NumberText.window(window)) context window", line(header)]
+        lines += body.map(line)
+        lines.append(String(repeating: "-", count: widths.0 + widths.1 + widths.2 + 4))
+        lines += footer.map(line)
+        lines.append(verdict)
+        return lines.joined(separator: "\n")
     }
 
     public var description: String { table }
 }
 
 private extension String {
-    func padding(toLength length: Int) -> String { self + String(repeating: " ", count: max(0, length - count)) }
-    func leftPadded(toLength length: Int) -> String { String(repeating: " ", count: max(0, length - count)) + self }
+    /// Pads with spaces to `width` characters, on the left to right-align numbers.
+    func padded(to width: Int, left: Bool = false) -> String {
+        let padding = String(repeating: " ", count: max(0, width - count))
+        return left ? padding + self : self + padding
+    }
 }

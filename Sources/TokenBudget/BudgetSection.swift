@@ -23,7 +23,7 @@ public struct BudgetSection: Sendable, Hashable, Codable {
     public let name: String?
     /// The transcript entry's kind, for transcript entries only.
     public let entryKind: BudgetRequest.Entry.Kind?
-    /// Readable name of the row: "spotlight_search tool's schema", "transcript entry 7 (tool output)".
+    /// Readable name of the row: "spotlight_search tool's schema", "transcript's tool output 7".
     public let label: String
     public let tokens: Int
     /// `tokens` divided by the window's size (1.0 = the whole window).

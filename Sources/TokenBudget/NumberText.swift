@@ -21,4 +21,16 @@ enum NumberText {
         let whole = grouped(scaled / scale)
         return decimals > 0 ? "\(whole).\(abs(scaled % scale))%" : "\(whole)%"
     }
+
+    /// "4K (4,096)" for preset-like sizes, "6,000" otherwise.
+    static func window(_ window: ContextWindow) -> String {
+        let count = grouped(window.tokens)
+        return window.tokens % 1024 == 0 ? "\(window) (\(count))" : count
+    }
+
+    /// "a", "a and b", "a, b and c".
+    static func list(_ items: [String], conjunction: String = "and") -> String {
+        guard items.count > 1, let last = items.last else { return items.first ?? "" }
+        return items.dropLast().joined(separator: ", ") + " \(conjunction) " + last
+    }
 }
