@@ -5,7 +5,8 @@ extension BudgetRequest {
     /// Description and schema are counted separately because they are tuned separately: a
     /// guide shortens the description, a compact format shrinks the schema.
     public struct Tool: Sendable, Hashable {
-        /// The tool's name on the wire (`spotlight_search`).
+        /// The tool's name on the wire (`spotlight_search`). Labels the tool's rows; its own few
+        /// tokens belong to the definition's wrapper, i.e. the template overhead.
         public var name: String
         /// The description text as rendered into the prompt.
         public var description: String
