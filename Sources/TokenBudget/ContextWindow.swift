@@ -37,3 +37,15 @@ public struct ContextWindow: Sendable, Hashable, Comparable, CustomStringConvert
 
     public static func < (lhs: ContextWindow, rhs: ContextWindow) -> Bool { lhs.tokens < rhs.tokens }
 }
+
+extension ContextWindow: Codable {
+    /// Encodes as a plain token count (`4096`), so `--json` output reads without a wrapper.
+    public init(from decoder: any Decoder) throws {
+        self.tokens = try decoder.singleValueContainer().decode(Int.self)
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        try container.encode(tokens)
+    }
+}

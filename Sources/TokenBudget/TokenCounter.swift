@@ -14,3 +14,13 @@ extension TokenCounter {
         try countTokens(in: text, parseSpecial: false)
     }
 }
+
+extension TokenCounter {
+    /// Counts `text` for the section named `section`, refusing a negative count (a broken
+    /// counter) with a typed error rather than letting it corrupt a report's sums.
+    func checkedCount(of text: String, parseSpecial: Bool = false, for section: String) throws -> Int {
+        let tokens = try countTokens(in: text, parseSpecial: parseSpecial)
+        guard tokens >= 0 else { throw TokenBudgetError.negativeTokenCount(section: section, tokens: tokens) }
+        return tokens
+    }
+}
