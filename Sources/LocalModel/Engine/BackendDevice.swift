@@ -1,0 +1,15 @@
+/// A compute device ggml loaded on this machine: the CPU always, GPUs when their backend
+/// packages (for example Debian's libggml0-backend-vulkan) are installed.
+public struct BackendDevice: Sendable, Hashable, CustomStringConvertible {
+    public enum Kind: String, Sendable, Hashable { case cpu, gpu, integratedGPU, accelerator }
+
+    public let name: String
+    public let description: String
+    public let kind: Kind
+
+    /// Every device ggml found. Loading backends happens once per process.
+    public static var available: [BackendDevice] { LlamaRuntime.devices() }
+
+    /// Whether any loaded backend can take model layers (`gpuLayers` > 0 has an effect).
+    public static var supportsGPUOffload: Bool { LlamaRuntime.supportsGPUOffload }
+}

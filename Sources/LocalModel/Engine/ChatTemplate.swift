@@ -1,0 +1,61 @@
+/// Renders a conversation into the exact prompt text a model was trained on.
+///
+/// Lantern renders ChatML itself rather than running the file's Jinja template: it is the
+/// layout of SmolLM2, Qwen2.5 and Qwen3, llama.cpp's `llama_chat_apply_template` produces the
+/// same bytes for it (tested), and tool results follow Qwen's layout — consecutive tool
+/// results share one user turn, each inside `<tool_response>` tags.
+public struct ChatTemplate: Sendable, Hashable {
+    /// Prompt layouts Lantern can render.
+    public enum Family: String, Sendable, Hashable {
+        /// `<|im_start|>role\n…<|im_end|>` (SmolLM2, Qwen2.5, Hermes-style models).
+        case chatml
+        /// ChatML with Qwen3's thinking block (`<think>…</think>`) and `/no_think` switch.
+        case qwen3
+        /// A template Lantern does not render.
+        case unsupported
+
+        /// Recognises the family from a model's embedded template and architecture.
+        public init(template: String?, architecture: String) {
+            if architecture.hasPrefix("qwen3") {
+                self = .qwen3
+            } else if template?.contains("<|im_start|>") ?? false || template == nil && architecture.hasPrefix("qwen") {
+                self = .chatml
+            } else {
+                self = .unsupported
+            }
+        }
+    }
+
+    public let family: Family
+
+    public init(family: Family) { self.family = family }
+
+    /// Text that ends the assistant's turn; generation stops on it.
+    public var endOfTurn: String { "<|im_end|>" }
+
+    /// The prompt for `messages`, optionally ending with an open assistant turn.
+    public func render(_ messages: [ChatMessage], addAssistantPrefix: Bool = true) -> String {
+        var text = ""
+        var index = messages.startIndex
+        while index < messages.endIndex {
+            let message = messages[index]
+            if message.role == .tool {
+                var responses: [String] = []
+                while index < messages.endIndex, messages[index].role == .tool {
+                    responses.append("<tool_response>\n\(messages[index].content)\n</tool_response>")
+                    index += 1
+                }
+                text += turn("user", responses.joined(separator: "\n"))
+                continue
+            }
+            text += turn(message.role.rawValue, message.content)
+            index += 1
+        }
+        if addAssistantPrefix { text += "<|im_start|>assistant\n" }
+        return text
+    }
+
+    private func turn(_ role: String, _ content: String) -> String {
+        "<|im_start|>\(role)\n\(content)<|im_end|>\n"
+    }
+}

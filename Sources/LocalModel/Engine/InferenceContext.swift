@@ -1,0 +1,194 @@
+import Foundation
+
+/// What one generation call asks of the engine.
+public struct GenerationParameters: Sendable, Hashable {
+    public var sampling: SamplingOptions
+    /// The most tokens to generate before stopping.
+    public var maximumTokens: Int
+    /// Generation ends when the output contains one of these; the stop string is not emitted.
+    public var stopStrings: [String]
+    /// An optional grammar every generated token must fit.
+    public var grammar: GrammarConstraint?
+    /// Whether control tokens (such as `<think>`) appear in the text.
+    public var renderSpecialTokens: Bool
+
+    public init(sampling: SamplingOptions = .greedy, maximumTokens: Int = 512, stopStrings: [String] = [],
+                grammar: GrammarConstraint? = nil, renderSpecialTokens: Bool = true) {
+        self.sampling = sampling
+        self.maximumTokens = maximumTokens
+        self.stopStrings = stopStrings
+        self.grammar = grammar
+        self.renderSpecialTokens = renderSpecialTokens
+    }
+}
+
+/// One item of a generation stream: text as it is produced, then a summary.
+public enum GenerationEvent: Sendable, Hashable {
+    /// New text, always whole UTF-8 characters.
+    case text(String)
+    /// The last event of a stream that ended without error.
+    case finished(GenerationSummary)
+}
+
+/// Why generation stopped, and what it cost.
+public struct GenerationSummary: Sendable, Hashable {
+    public enum StopReason: Sendable, Hashable {
+        case endOfGeneration
+        case stopString(String)
+        case maximumTokens
+        case contextFull
+    }
+
+    public var stopReason: StopReason
+    /// Tokens in the prompt.
+    public var promptTokens: Int
+    /// Prompt tokens that were already in the KV cache and were not decoded again.
+    public var reusedTokens: Int
+    public var generatedTokens: Int
+    /// Time spent decoding the new part of the prompt.
+    public var prefillDuration: Duration
+    /// Time from the end of prefill to the end of generation.
+    public var generationDuration: Duration
+    /// Time from the call to the first generated text.
+    public var timeToFirstToken: Duration?
+}
+
+/// Running totals for one context, so tests and benchmarks can see the prefix cache at work.
+public struct EngineCounters: Sendable, Hashable {
+    /// Tokens run through `llama_decode` (prompt suffixes and generated tokens).
+    public var tokensDecoded = 0
+    /// Prompt tokens skipped because the cache already held them.
+    public var tokensReused = 0
+    /// Tokens sampled.
+    public var tokensGenerated = 0
+}
+
+/// One conversation's llama.cpp context: its KV cache, and generation over it.
+///
+/// An actor, so one generation runs at a time per context. The cache remembers which tokens it
+/// holds; a prompt that starts with them decodes only the new suffix (sessions re-send the
+/// whole transcript each turn, so this is what makes the second question fast).
+public actor InferenceContext {
+    public nonisolated let model: LocalModel
+    /// Size of the context window in tokens.
+    public nonisolated let size: Int
+    private let context: LlamaContextHandle
+    private var cachedTokens: [Token] = []
+    /// Totals since the context was made.
+    public private(set) var counters = EngineCounters()
+
+    init(model: LocalModel, context: LlamaContextHandle) {
+        self.model = model
+        self.size = context.size
+        self.context = context
+    }
+
+    /// Tokens the KV cache currently holds.
+    public var cachedTokenCount: Int { cachedTokens.count }
+
+    /// Generates from `prompt` (rendered text; control-token markup is parsed).
+    public nonisolated func generate(prompt: String, parameters: GenerationParameters = GenerationParameters())
+        -> AsyncThrowingStream<GenerationEvent, any Error>
+    {
+        let (stream, continuation) = AsyncThrowingStream<GenerationEvent, any Error>.makeStream()
+        let task = Task {
+            do {
+                let tokens = try model.tokenizer.tokenize(prompt, addSpecial: true, parseSpecial: true)
+                let summary = try await self.run(prompt: tokens, parameters: parameters) { continuation.yield(.text($0)) }
+                continuation.yield(.finished(summary))
+                continuation.finish()
+            } catch {
+                continuation.finish(throwing: Task.isCancelled ? LocalModelError.cancelled : error)
+            }
+        }
+        continuation.onTermination = { _ in task.cancel() }
+        return stream
+    }
+
+    /// Decodes `prompt` into the cache without generating, so a later prompt that starts with
+    /// it begins at once. Returns how many tokens were reused rather than decoded.
+    @discardableResult
+    public func prefill(prompt: String) throws(LocalModelError) -> Int {
+        let tokens = try model.tokenizer.tokenize(prompt, addSpecial: true, parseSpecial: true)
+        return try ingest(tokens, keepLastForLogits: false)
+    }
+
+    /// Forgets everything in the cache.
+    public func reset() {
+        context.clear()
+        cachedTokens = []
+    }
+
+    private func run(prompt: [Token], parameters: GenerationParameters, emit: (String) -> Void) throws(LocalModelError) -> GenerationSummary {
+        let start = ContinuousClock.now
+        let reused = try ingest(prompt, keepLastForLogits: true)
+        let prefillEnd = ContinuousClock.now
+        let sampler = try LlamaSampler(model: model.handle, options: parameters.sampling, grammar: parameters.grammar)
+        var assembler = GeneratedTextAssembler(stopStrings: parameters.stopStrings)
+        var firstText: ContinuousClock.Instant?
+        var generated = 0
+        var stopReason = GenerationSummary.StopReason.maximumTokens
+
+        func send(_ text: String) {
+            guard !text.isEmpty else { return }
+            if firstText == nil { firstText = .now }
+            emit(text)
+        }
+
+        while generated < parameters.maximumTokens {
+            if Task.isCancelled { throw .cancelled }
+            if cachedTokens.count >= size { stopReason = .contextFull; break }
+            let token = sampler.sample(from: context)
+            sampler.accept(token)
+            generated += 1
+            counters.tokensGenerated += 1
+            if model.handle.isEndOfGeneration(token) { stopReason = .endOfGeneration; break }
+            let (text, stop) = assembler.append(model.handle.pieceBytes(token, renderSpecial: parameters.renderSpecialTokens))
+            send(text)
+            if let stop { stopReason = .stopString(stop); break }
+            try context.decode([token], position: cachedTokens.count)
+            cachedTokens.append(token)
+            counters.tokensDecoded += 1
+        }
+        if case .stopString = stopReason {} else { send(assembler.finish()) }
+        let end = ContinuousClock.now
+        return GenerationSummary(
+            stopReason: stopReason, promptTokens: prompt.count, reusedTokens: reused, generatedTokens: generated,
+            prefillDuration: prefillEnd - start, generationDuration: end - prefillEnd,
+            timeToFirstToken: firstText.map { $0 - start })
+    }
+
+    /// Brings the cache to hold exactly `tokens`, decoding only what differs from what it
+    /// holds. With `keepLastForLogits`, at least the last token is decoded so its logits are
+    /// fresh for sampling.
+    private func ingest(_ tokens: [Token], keepLastForLogits: Bool) throws(LocalModelError) -> Int {
+        guard tokens.count < size else { throw .promptTooLong(promptTokens: tokens.count, window: size) }
+        var common = zip(cachedTokens, tokens).prefix { $0 == $1 }.count
+        if keepLastForLogits && common == tokens.count { common -= 1 }
+        if common < cachedTokens.count {
+            if !context.removeTokens(from: common) {
+                context.clear()
+                common = 0
+            }
+            cachedTokens.removeSubrange(common...)
+        }
+        counters.tokensReused += common
+        var position = common
+        while position < tokens.count {
+            if Task.isCancelled { throw .cancelled }
+            let end = min(position + context.batchSize, tokens.count)
+            do {
+                try context.decode(tokens[position..<end], position: position)
+            } catch {
+                // the cache may hold part of the batch now; start clean next time
+                context.clear()
+                cachedTokens = []
+                throw error
+            }
+            cachedTokens.append(contentsOf: tokens[position..<end])
+            counters.tokensDecoded += end - position
+            position = end
+        }
+        return common
+    }
+}

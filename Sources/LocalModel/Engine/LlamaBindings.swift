@@ -1,0 +1,395 @@
+import CLlama
+import Foundation
+import Synchronization
+
+// The only file in LocalModel that touches llama.cpp pointers. Each C object is owned by one
+// Swift class that frees it in `deinit`; everything outside this file sees Swift values.
+
+/// A token id in a model's vocabulary.
+public typealias Token = Int32
+
+/// Process-wide llama.cpp state: backends are loaded and initialised once, and llama's log goes
+/// through a capture buffer so that a failed load can say *why* (llama.cpp only returns NULL).
+enum LlamaRuntime {
+    private static let logLines = Mutex<[String]>([])
+    private static let echoLog = ProcessInfo.processInfo.environment["LANTERN_LLAMA_LOG"] == "1"
+
+    /// Loads every ggml backend that is installed (CPU variants, Vulkan, CUDA) and initialises
+    /// llama.cpp. Evaluated once, on first use, from any thread.
+    static let initialized: Void = {
+        llama_log_set({ level, text, _ in
+            guard let text else { return }
+            let line = String(cString: text)
+            if LlamaRuntime.echoLog { FileHandle.standardError.write(Data(line.utf8)) }
+            if level == GGML_LOG_LEVEL_ERROR || level == GGML_LOG_LEVEL_WARN {
+                LlamaRuntime.logLines.withLock { lines in
+                    lines.append(line.trimmingCharacters(in: .whitespacesAndNewlines))
+                    if lines.count > 64 { lines.removeFirst(lines.count - 64) }
+                }
+            }
+        }, nil)
+        ggml_backend_load_all()
+        llama_backend_init()
+    }()
+
+    /// Errors and warnings llama.cpp logged while `body` ran (loads are serialised for this).
+    static func capturingLog<T>(_ body: () -> T) -> (T, [String]) {
+        _ = initialized
+        return loadLock.withLock { _ in
+            logLines.withLock { $0.removeAll() }
+            let result = body()
+            return (result, logLines.withLock { $0 })
+        }
+    }
+    private static let loadLock = Mutex<Void>(())
+
+    /// Bytes a tensor of `elements` values of ggml type `type` occupies in a GGUF file.
+    static func tensorBytes(type: UInt32, elements: Int64) -> Int64? {
+        guard type < UInt32(GGML_TYPE_COUNT.rawValue) else { return nil }
+        let ggmlType = ggml_type(rawValue: type)
+        let blockSize = Int64(ggml_blck_size(ggmlType))
+        guard blockSize > 0 else { return nil }
+        return elements / blockSize * Int64(ggml_type_size(ggmlType))
+    }
+
+    /// The ggml devices that loaded on this machine (always at least the CPU).
+    static func devices() -> [BackendDevice] {
+        _ = initialized
+        return (0..<ggml_backend_dev_count()).compactMap { index in
+            guard let device = ggml_backend_dev_get(index) else { return nil }
+            let kind: BackendDevice.Kind
+            switch ggml_backend_dev_type(device) {
+            case GGML_BACKEND_DEVICE_TYPE_CPU: kind = .cpu
+            case GGML_BACKEND_DEVICE_TYPE_GPU: kind = .gpu
+            case GGML_BACKEND_DEVICE_TYPE_IGPU: kind = .integratedGPU
+            default: kind = .accelerator
+            }
+            return BackendDevice(
+                name: String(cString: ggml_backend_dev_name(device)),
+                description: String(cString: ggml_backend_dev_description(device)),
+                kind: kind)
+        }
+    }
+
+    static var supportsGPUOffload: Bool { _ = initialized; return llama_supports_gpu_offload() }
+}
+
+/// A loaded `llama_model` (weights, or only the vocabulary) and its vocabulary.
+///
+/// Immutable after load and safe to share: llama.cpp allows many contexts and tokenizer calls
+/// on one model from several threads.
+final class LlamaModelHandle: @unchecked Sendable {
+    let pointer: OpaquePointer
+    let vocab: OpaquePointer
+
+    /// Loads `path`; on failure returns the lines llama.cpp logged so the caller can classify.
+    static func load(path: String, vocabOnly: Bool, gpuLayers: Int32) -> Result<LlamaModelHandle, LoadFailure> {
+        var params = llama_model_default_params()
+        params.vocab_only = vocabOnly
+        params.n_gpu_layers = gpuLayers
+        let (model, log) = LlamaRuntime.capturingLog { llama_model_load_from_file(path, params) }
+        guard let model else { return .failure(LoadFailure(log: log)) }
+        guard let vocab = llama_model_get_vocab(model) else {
+            llama_model_free(model)
+            return .failure(LoadFailure(log: log + ["the model has no vocabulary"]))
+        }
+        return .success(LlamaModelHandle(pointer: model, vocab: vocab))
+    }
+
+    struct LoadFailure: Error { let log: [String] }
+
+    private init(pointer: OpaquePointer, vocab: OpaquePointer) {
+        self.pointer = pointer
+        self.vocab = vocab
+    }
+
+    deinit { llama_model_free(pointer) }
+
+    // MARK: Metadata
+
+    func metadata(_ key: String) -> String? {
+        readString { buffer, size in llama_model_meta_val_str(pointer, key, buffer, size) }
+    }
+
+    var allMetadata: [String: String] {
+        var result: [String: String] = [:]
+        for index in 0..<llama_model_meta_count(pointer) {
+            let key = readString { llama_model_meta_key_by_index(pointer, index, $0, $1) }
+            let value = readString { llama_model_meta_val_str_by_index(pointer, index, $0, $1) }
+            if let key, let value { result[key] = value }
+        }
+        return result
+    }
+
+    var descriptionText: String {
+        readString { llama_model_desc(pointer, $0, $1) } ?? "unknown"
+    }
+
+    var parameterCount: UInt64 { llama_model_n_params(pointer) }
+    var trainedContext: Int { Int(llama_model_n_ctx_train(pointer)) }
+    var layerCount: Int { Int(llama_model_n_layer(pointer)) }
+    var vocabularySize: Int { Int(llama_vocab_n_tokens(vocab)) }
+    var chatTemplate: String? { llama_model_chat_template(pointer, nil).map { String(cString: $0) } }
+
+    var beginningOfSequence: Token? { valid(llama_vocab_bos(vocab)) }
+    var endOfSequence: Token? { valid(llama_vocab_eos(vocab)) }
+    var endOfTurn: Token? { valid(llama_vocab_eot(vocab)) }
+    func isEndOfGeneration(_ token: Token) -> Bool { llama_vocab_is_eog(vocab, token) }
+    func isControl(_ token: Token) -> Bool {
+        llama_vocab_get_attr(vocab, token).rawValue & LLAMA_TOKEN_ATTR_CONTROL.rawValue != 0
+    }
+
+    private func valid(_ token: llama_token) -> Token? { token == LLAMA_TOKEN_NULL ? nil : token }
+
+    /// Calls a llama "write into buf, return the length" function, growing the buffer once.
+    private func readString(_ call: (UnsafeMutablePointer<CChar>, Int) -> Int32) -> String? {
+        var capacity = 256
+        for _ in 0..<2 {
+            var buffer = [CChar](repeating: 0, count: capacity)
+            let length = buffer.withUnsafeMutableBufferPointer { call($0.baseAddress!, capacity) }
+            if length < 0 { return nil }
+            if Int(length) < capacity {
+                return String(decoding: buffer[..<Int(length)].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+            }
+            capacity = Int(length) + 1
+        }
+        return nil
+    }
+
+    // MARK: Tokens
+
+    func tokenize(_ text: String, addSpecial: Bool, parseSpecial: Bool) throws(LocalModelError) -> [Token] {
+        let utf8 = Array(text.utf8)
+        var capacity = utf8.count + 8
+        for _ in 0..<2 {
+            var tokens = [Token](repeating: 0, count: capacity)
+            let count = utf8.withUnsafeBufferPointer { bytes in
+                bytes.withMemoryRebound(to: CChar.self) { chars in
+                    tokens.withUnsafeMutableBufferPointer { out in
+                        llama_tokenize(vocab, chars.baseAddress, Int32(chars.count), out.baseAddress,
+                                       Int32(capacity), addSpecial, parseSpecial)
+                    }
+                }
+            }
+            if count == Int32.min {
+                throw .tokenizationFailed(reason: "the text is too long (\(utf8.count) bytes) for a 32-bit token count")
+            }
+            if count >= 0 { return Array(tokens[..<Int(count)]) }
+            capacity = Int(-count)
+        }
+        throw .tokenizationFailed(reason: "llama_tokenize kept asking for a larger buffer")
+    }
+
+    /// The raw bytes of one token (a token may end in the middle of a UTF-8 sequence).
+    func pieceBytes(_ token: Token, renderSpecial: Bool) -> [UInt8] {
+        var buffer = [CChar](repeating: 0, count: 64)
+        var length = llama_token_to_piece(vocab, token, &buffer, Int32(buffer.count), 0, renderSpecial)
+        if length < 0 {
+            buffer = [CChar](repeating: 0, count: Int(-length))
+            length = llama_token_to_piece(vocab, token, &buffer, Int32(buffer.count), 0, renderSpecial)
+        }
+        return length > 0 ? buffer[..<Int(length)].map { UInt8(bitPattern: $0) } : []
+    }
+
+    // MARK: Chat templates
+
+    /// llama.cpp's own rendering of `messages` with `template` (its built-in template
+    /// detection, not a Jinja engine); nil when llama.cpp does not recognise the template.
+    func applyChatTemplate(_ template: String, messages: [(role: String, content: String)],
+                           addAssistantPrefix: Bool) -> String? {
+        let roles = messages.map { strdup($0.role) }
+        let contents = messages.map { strdup($0.content) }
+        defer { (roles + contents).forEach { free($0) } }
+        var chat = zip(roles, contents).map { llama_chat_message(role: $0, content: $1) }
+        var capacity = messages.reduce(256) { $0 + $1.content.utf8.count * 2 + 64 }
+        for _ in 0..<2 {
+            var buffer = [CChar](repeating: 0, count: capacity)
+            let length = llama_chat_apply_template(template, &chat, chat.count, addAssistantPrefix, &buffer, Int32(capacity))
+            if length < 0 { return nil }
+            if Int(length) <= capacity {
+                return String(decoding: buffer[..<Int(length)].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+            }
+            capacity = Int(length)
+        }
+        return nil
+    }
+}
+
+/// A `llama_context`: the KV cache and compute buffers for one conversation.
+///
+/// Not thread-safe; `InferenceContext` (an actor) is its only owner.
+final class LlamaContextHandle {
+    let pointer: OpaquePointer
+    let model: LlamaModelHandle
+    let size: Int
+    let batchSize: Int
+
+    init(model: LlamaModelHandle, contextSize: Int, threads: Int) throws(LocalModelError) {
+        var params = llama_context_default_params()
+        params.n_ctx = UInt32(contextSize)
+        params.n_batch = UInt32(min(contextSize, Int(params.n_batch)))
+        params.n_ubatch = min(params.n_ubatch, params.n_batch)
+        params.n_threads = Int32(threads)
+        params.n_threads_batch = Int32(threads)
+        params.no_perf = true
+        let (context, log) = LlamaRuntime.capturingLog { llama_init_from_model(model.pointer, params) }
+        guard let context else {
+            throw .outOfMemory(what: "a \(contextSize)-token context (\(log.last ?? "llama_init_from_model failed"))")
+        }
+        self.pointer = context
+        self.model = model
+        self.size = Int(llama_n_ctx(context))
+        self.batchSize = Int(params.n_batch)
+    }
+
+    deinit { llama_free(pointer) }
+
+    /// Decodes `tokens` at the positions after what the cache already holds.
+    func decode(_ tokens: ArraySlice<Token>, position: Int) throws(LocalModelError) {
+        var copy = Array(tokens)
+        let status = copy.withUnsafeMutableBufferPointer { buffer in
+            llama_decode(pointer, llama_batch_get_one(buffer.baseAddress, Int32(buffer.count)))
+        }
+        if status != 0 { throw .decodeFailed(code: status, position: position) }
+    }
+
+    /// Forgets cached tokens from `position` on; false when the model's memory cannot be cut
+    /// there (recurrent or sliding-window models), in which case the caller clears it all.
+    func removeTokens(from position: Int) -> Bool {
+        llama_memory_seq_rm(llama_get_memory(pointer), 0, Int32(position), -1)
+    }
+
+    func clear() { llama_memory_clear(llama_get_memory(pointer), true) }
+
+    /// The logits of the last decoded position, as a candidate list for sampling.
+    fileprivate func lastLogits() -> UnsafeMutablePointer<Float>? { llama_get_logits_ith(pointer, -1) }
+}
+
+/// A sampler chain plus an optional grammar, sampled the way llama.cpp's own `common_sampler`
+/// does: sample with the chain first, check only the chosen token against the grammar, and
+/// mask the whole vocabulary only when that token is rejected. Masking 49k tokens every step
+/// halves generation speed; checking one token costs almost nothing.
+final class LlamaSampler {
+    private typealias SamplerPointer = UnsafeMutablePointer<llama_sampler>
+    private let chain: SamplerPointer
+    private let grammar: SamplerPointer?
+    private let model: LlamaModelHandle
+    private var candidates: [llama_token_data]
+
+    init(model: LlamaModelHandle, options: SamplingOptions, grammar constraint: GrammarConstraint?) throws(LocalModelError) {
+        self.model = model
+        self.grammar = try constraint.map { constraint throws(LocalModelError) in
+            try LlamaSampler.makeGrammar(model: model, constraint: constraint)
+        }
+        let chain = llama_sampler_chain_init(llama_sampler_chain_default_params())!
+        if options.repetitionPenalty != 1 {
+            llama_sampler_chain_add(chain, llama_sampler_init_penalties(Int32(model.vocabularySize), Int32(options.repetitionWindow), options.repetitionPenalty, 0, 0))
+        }
+        switch options.mode {
+        case .greedy:
+            llama_sampler_chain_add(chain, llama_sampler_init_greedy())
+        case .random(let topK, let topP, let minP, let temperature, let seed):
+            if let topK { llama_sampler_chain_add(chain, llama_sampler_init_top_k(Int32(topK))) }
+            if let topP { llama_sampler_chain_add(chain, llama_sampler_init_top_p(topP, 1)) }
+            if let minP { llama_sampler_chain_add(chain, llama_sampler_init_min_p(minP, 1)) }
+            llama_sampler_chain_add(chain, llama_sampler_init_temp(temperature))
+            llama_sampler_chain_add(chain, llama_sampler_init_dist(seed))
+        }
+        self.chain = chain
+        self.candidates = []
+        self.candidates.reserveCapacity(model.vocabularySize)
+    }
+
+    deinit {
+        llama_sampler_free(chain)
+        if let grammar { llama_sampler_free(grammar) }
+    }
+
+    private static func makeGrammar(model: LlamaModelHandle, constraint: GrammarConstraint) throws(LocalModelError) -> SamplerPointer {
+        let (sampler, log): (SamplerPointer?, [String]) = LlamaRuntime.capturingLog {
+            switch constraint.activation {
+            case .immediate:
+                return llama_sampler_init_grammar(model.vocab, constraint.gbnf, constraint.root)
+            case .lazy(let patterns, let tokens):
+                let owned = patterns.map { strdup($0) }
+                defer { owned.forEach { free($0) } }
+                var patternArray: [UnsafePointer<CChar>?] = owned.map { $0.map { UnsafePointer($0) } }
+                return llama_sampler_init_grammar_lazy_patterns(
+                    model.vocab, constraint.gbnf, constraint.root, &patternArray, patternArray.count,
+                    tokens, tokens.count)
+            }
+        }
+        guard let sampler else {
+            throw .invalidGrammar(reason: log.filter { !$0.isEmpty }.suffix(3).joined(separator: "; "))
+        }
+        return sampler
+    }
+
+    /// Picks the next token from the context's last logits.
+    func sample(from context: LlamaContextHandle) -> Token {
+        guard let logits = context.lastLogits() else { return model.endOfSequence ?? 0 }
+        fillCandidates(logits)
+        let chosen = applyAndSelect(chain)
+        guard let grammar else { return chosen }
+        if grammarAllows(grammar, chosen, logit: 1) { return chosen }
+        fillCandidates(logits)
+        llama_sampler_apply_to(grammar, &candidates)
+        return applyAndSelect(chain)
+    }
+
+    /// Feeds the chosen token to the chain's state (penalties) and to the grammar.
+    func accept(_ token: Token) {
+        llama_sampler_accept(chain, token)
+        if let grammar { llama_sampler_accept(grammar, token) }
+    }
+
+    private func fillCandidates(_ logits: UnsafeMutablePointer<Float>) {
+        let count = model.vocabularySize
+        candidates.removeAll(keepingCapacity: true)
+        for id in 0..<count { candidates.append(llama_token_data(id: Token(id), logit: logits[id], p: 0)) }
+    }
+
+    private func applyAndSelect(_ sampler: SamplerPointer) -> Token {
+        candidates.withUnsafeMutableBufferPointer { buffer in
+            var array = llama_token_data_array(data: buffer.baseAddress, size: buffer.count, selected: -1, sorted: false)
+            llama_sampler_apply(sampler, &array)
+            guard array.selected >= 0, array.selected < array.size else { return model.endOfSequence ?? 0 }
+            return array.data[Int(array.selected)].id
+        }
+    }
+
+    /// Grammar validation for callers that only need a yes or no from llama.cpp's parser.
+    static func validate(model: LlamaModelHandle, gbnf: String, root: String) throws(LocalModelError) {
+        let sampler = try makeGrammar(model: model, constraint: GrammarConstraint(gbnf: gbnf, root: root))
+        llama_sampler_free(sampler)
+    }
+
+    /// Whether the grammar accepts exactly `tokens` and may end after them.
+    static func accepts(model: LlamaModelHandle, gbnf: String, root: String, tokens: [Token]) throws(LocalModelError) -> Bool {
+        let sampler = try makeGrammar(model: model, constraint: GrammarConstraint(gbnf: gbnf, root: root))
+        defer { llama_sampler_free(sampler) }
+        for token in tokens {
+            guard grammarAllows(sampler, token, logit: 0) else { return false }
+            llama_sampler_accept(sampler, token)
+        }
+        guard let end = model.endOfSequence ?? model.endOfTurn else { return true }
+        return grammarAllows(sampler, end, logit: 0)
+    }
+
+    private static func grammarAllows(_ grammar: SamplerPointer, _ token: Token, logit: Float) -> Bool {
+        var single = [llama_token_data(id: token, logit: logit, p: 0)]
+        llama_sampler_apply_to(grammar, &single)
+        return single[0].logit.isFinite
+    }
+
+    private func grammarAllows(_ grammar: SamplerPointer, _ token: Token, logit: Float) -> Bool {
+        Self.grammarAllows(grammar, token, logit: logit)
+    }
+}
+
+private func llama_sampler_apply_to(_ sampler: UnsafeMutablePointer<llama_sampler>, _ data: inout [llama_token_data]) {
+    data.withUnsafeMutableBufferPointer { buffer in
+        var array = llama_token_data_array(data: buffer.baseAddress, size: buffer.count, selected: -1, sorted: false)
+        llama_sampler_apply(sampler, &array)
+    }
+}

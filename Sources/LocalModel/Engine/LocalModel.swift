@@ -1,0 +1,118 @@
+import Foundation
+import TokenBudget
+
+/// A GGUF model loaded in-process through llama.cpp, shared by any number of sessions.
+///
+/// The weights are memory-mapped once; each conversation gets its own `InferenceContext`
+/// (KV cache) from `makeContext(window:)`. Loading is checked up front so a bad file ends in a
+/// `LocalModelError` that says what is wrong, never a crash.
+public final class LocalModel: Sendable {
+    /// Where the file came from.
+    public let url: URL
+    public let info: ModelInfo
+    public let configuration: Configuration
+    let handle: LlamaModelHandle
+
+    /// How the model is loaded and run.
+    public struct Configuration: Sendable, Hashable {
+        /// Threads for prompt processing and generation; defaults to the machine's cores.
+        public var threads: Int
+        /// Layers to offload to a GPU backend (0 = CPU only, the tested default here).
+        public var gpuLayers: Int
+        /// Load only the vocabulary: enough for counting tokens, no weights in memory.
+        public var vocabularyOnly: Bool
+
+        public init(threads: Int = ProcessInfo.processInfo.activeProcessorCount, gpuLayers: Int = 0, vocabularyOnly: Bool = false) {
+            self.threads = max(1, threads)
+            self.gpuLayers = max(0, gpuLayers)
+            self.vocabularyOnly = vocabularyOnly
+        }
+    }
+
+    /// Loads the model at `url`. Throws `LocalModelError` for a missing path, a directory,
+    /// a file that is not GGUF, a truncated or corrupt file, an architecture llama.cpp does not
+    /// support, or too little memory.
+    public init(contentsOf url: URL, configuration: Configuration = Configuration()) throws(LocalModelError) {
+        let header = try GGUFFile(contentsOf: url)
+        let loaded = LlamaModelHandle.load(path: url.path, vocabOnly: configuration.vocabularyOnly,
+                                           gpuLayers: Int32(clamping: configuration.gpuLayers))
+        switch loaded {
+        case .success(let handle):
+            self.handle = handle
+        case .failure(let failure):
+            throw Self.classify(failure.log, path: url.path, architecture: header.architecture)
+        }
+        self.url = url
+        self.configuration = configuration
+        self.info = ModelInfo(
+            architecture: handle.metadata("general.architecture") ?? header.architecture ?? "unknown",
+            name: handle.metadata("general.name"),
+            summary: handle.descriptionText,
+            parameterCount: handle.parameterCount,
+            trainedContext: handle.trainedContext,
+            vocabularySize: handle.vocabularySize,
+            layerCount: handle.layerCount,
+            chatTemplate: handle.chatTemplate,
+            specialTokens: .init(beginningOfSequence: handle.beginningOfSequence,
+                                 endOfSequence: handle.endOfSequence, endOfTurn: handle.endOfTurn),
+            metadata: header.metadata)
+    }
+
+    /// A model loaded for counting only: the vocabulary without the weights, which takes well
+    /// under a second even for multi-gigabyte files.
+    public static func vocabularyOnly(contentsOf url: URL) throws(LocalModelError) -> LocalModel {
+        try LocalModel(contentsOf: url, configuration: Configuration(vocabularyOnly: true))
+    }
+
+    private static func classify(_ log: [String], path: String, architecture: String?) -> LocalModelError {
+        let text = log.joined(separator: "\n")
+        if text.contains("unknown model architecture") {
+            return .unsupportedArchitecture(path: path, architecture: architecture ?? "unknown")
+        }
+        if text.contains("failed to allocate") || text.contains("out of memory") {
+            return .outOfMemory(what: "the weights of \(path)")
+        }
+        let reason = log.last(where: { !$0.isEmpty }) ?? "llama.cpp could not load it"
+        return .corruptFile(path: path, reason: reason)
+    }
+
+    /// The tokenizer of this model's vocabulary (also a `TokenCounter` for TokenBudget).
+    public var tokenizer: Tokenizer { Tokenizer(handle: handle) }
+
+    /// A fresh context (its own KV cache) for one conversation.
+    ///
+    /// - Parameter allowBeyondTrainedContext: a window larger than the model was trained for
+    ///   usually degrades output; it is refused unless the caller asks for it explicitly.
+    public func makeContext(window: ContextWindow, allowBeyondTrainedContext: Bool = false) throws(LocalModelError) -> InferenceContext {
+        if configuration.vocabularyOnly {
+            throw .outOfMemory(what: "a context: the model was loaded vocabulary-only; load it with weights to generate")
+        }
+        if window.tokens > info.trainedContext && !allowBeyondTrainedContext {
+            throw .contextLargerThanTrained(requested: window.tokens, trained: info.trainedContext)
+        }
+        let context = try LlamaContextHandle(model: handle, contextSize: window.tokens, threads: configuration.threads)
+        return InferenceContext(model: self, context: context)
+    }
+
+    /// Checks that llama.cpp's own GBNF parser accepts `gbnf`; throws `.invalidGrammar` with
+    /// the parser's complaint otherwise.
+    public func validateGrammar(_ gbnf: String, root: String = "root") throws(LocalModelError) {
+        try LlamaSampler.validate(model: handle, gbnf: gbnf, root: root)
+    }
+
+    /// Whether the grammar accepts `text` exactly, as llama.cpp would enforce it token by token
+    /// (the text is tokenized with this model's vocabulary).
+    public func grammar(_ gbnf: String, root: String = "root", accepts text: String) throws(LocalModelError) -> Bool {
+        let tokens = try handle.tokenize(text, addSpecial: false, parseSpecial: false)
+        return try LlamaSampler.accepts(model: handle, gbnf: gbnf, root: root, tokens: tokens)
+    }
+
+    /// llama.cpp's built-in rendering of a conversation with `template` (by default the
+    /// model's own); nil when llama.cpp does not recognise the template. Used to check
+    /// `ChatTemplate` byte for byte.
+    public func referenceChatRendering(_ messages: [ChatMessage], template: String? = nil, addAssistantPrefix: Bool = true) -> String? {
+        guard let template = template ?? info.chatTemplate else { return nil }
+        return handle.applyChatTemplate(template, messages: messages.map { ($0.role.rawValue, $0.content) },
+                                        addAssistantPrefix: addAssistantPrefix)
+    }
+}
