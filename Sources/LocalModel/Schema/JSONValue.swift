@@ -53,11 +53,22 @@ extension JSONValue {
         }
     }
 
-    /// The shortest text that reads back as the same double; integral values keep a `.0` so the
-    /// text still reads as a non-integer number.
+    /// The shortest digits that read back as the same double, written without an exponent
+    /// from 1e-6 up to 1e21 (as JavaScript does) since models and grammars write plain
+    /// decimals; integral values keep a `.0` so they still read as doubles.
     static func format(_ d: Double) -> String {
         guard d.isFinite else { return "null" }
-        return d.description  // Swift's description is the shortest round-tripping form and valid JSON
+        let text = d.description  // shortest round-tripping form, e.g. "1.5", "-1e-06", "1e+16"
+        guard let e = text.firstIndex(of: "e"), let exponent = Int(text[text.index(after: e)...]),
+              exponent >= -6, exponent < 21 else { return text }
+        let mantissa = text[..<e]
+        let sign = mantissa.hasPrefix("-") ? "-" : ""
+        let unsigned = mantissa.drop { $0 == "-" }
+        let digits = unsigned.filter { $0 != "." }
+        let point = (unsigned.firstIndex(of: ".").map { unsigned.distance(from: unsigned.startIndex, to: $0) } ?? unsigned.count) + exponent
+        if point <= 0 { return sign + "0." + String(repeating: "0", count: -point) + digits }
+        if point >= digits.count { return sign + digits + String(repeating: "0", count: point - digits.count) + ".0" }
+        return sign + digits.prefix(point) + "." + digits.dropFirst(point)
     }
 
     /// `s` as a JSON string literal, quotes included.
