@@ -53,7 +53,7 @@ public struct GrammarCompiler: Sendable {
     /// (`respond(to:generating:)`), where the whole answer is the value.
     public func grammar(for schema: GenerationSchema) throws(SchemaError) -> Grammar {
         var builder = RuleBuilder(options: options)
-        let body = try builder.value(schema, name: "root-value", path: "#", scope: ScopeDefinitions(schema))
+        let body = try builder.body(schema, name: "root", path: "#", scope: ScopeDefinitions(schema))
         return builder.finish(root: body)
     }
 
@@ -155,8 +155,18 @@ private struct RuleBuilder {
         return Grammar(gbnf: lines.joined(separator: "\n") + "\n", root: "root")
     }
 
-    /// A single GBNF term (usually a rule name) for one value of `schema`.
+    /// A single GBNF term (a rule name) for one value of `schema`.
     mutating func value(_ schema: GenerationSchema, name: String, path: String, scope: ScopeDefinitions) throws(SchemaError) -> String {
+        switch schema.kind {
+        case .reference(let definition): return try reference(definition, path: path, scope: scope)
+        case .boolean: return rule("boolean", try body(schema, name: name, path: path, scope: scope))
+        case .null: return rule("null", try body(schema, name: name, path: path, scope: scope))
+        default: return rule(name, try body(schema, name: name, path: path, scope: scope))
+        }
+    }
+
+    /// The right-hand side of a rule for one value of `schema`; `name` prefixes the rules of its parts.
+    mutating func body(_ schema: GenerationSchema, name: String, path: String, scope: ScopeDefinitions) throws(SchemaError) -> String {
         switch schema.kind {
         case .string(let minLength, let maxLength, let pattern):
             let low = minLength ?? 0
@@ -165,9 +175,9 @@ private struct RuleBuilder {
             if let pattern {
                 var translator = PatternTranslator(pattern, path: path + "/pattern", openRepetitionLimit: high)
                 let content = try translator.translate()
-                return rule(name, GBNF.sequence(["\"\\\"\"", GBNF.group(content.isEmpty ? "\"\"" : content), "\"\\\"\""]))
+                return GBNF.sequence(["\"\\\"\"", GBNF.group(content.isEmpty ? "\"\"" : content), "\"\\\"\""])
             }
-            return rule(name, GBNF.sequence(["\"\\\"\"", GBNF.repeated(Self.stringCharacter, minimum: low, maximum: high), "\"\\\"\""]))
+            return GBNF.sequence(["\"\\\"\"", GBNF.repeated(Self.stringCharacter, minimum: low, maximum: high), "\"\\\"\""])
 
         case .integer(let minimum, let maximum):
             if let minimum, let maximum, minimum > maximum {
@@ -175,11 +185,11 @@ private struct RuleBuilder {
             }
             let cap = IntegerRangeGrammar.power10(options.maximumIntegerDigits) - 1
             if minimum == nil && maximum == nil {
-                return rule(name, "\"-\"? " + unboundedMagnitude)
+                return "\"-\"? " + unboundedMagnitude
             }
             let low = minimum ?? min(-cap, maximum ?? 0)
             let high = maximum ?? max(cap, low)
-            return rule(name, IntegerRangeGrammar.expression(low: low, high: high))
+            return IntegerRangeGrammar.expression(low: low, high: high)
 
         case .number(let minimum, let maximum, let exclusiveMinimum, let exclusiveMaximum):
             let lows = [minimum, exclusiveMinimum].compactMap { $0 }
@@ -187,22 +197,22 @@ private struct RuleBuilder {
             let low = lows.max(), high = highs.min()
             if let low, let high, low > high { throw .invalid(reason: "the lower bound \(low) is above the upper bound \(high)", path: path) }
             for bound in lows + highs where !bound.isFinite { throw .invalid(reason: "number bounds must be finite", path: path) }
-            return rule(name, numberBody(low: low, high: high))
+            return numberBody(low: low, high: high)
 
         case .boolean:
-            return rule("boolean", "\"true\" | \"false\"")
+            return "\"true\" | \"false\""
         case .null:
-            return rule("null", "\"null\"")
+            return "\"null\""
 
         case .array(let items, let minItems, let maxItems):
             let low = minItems ?? 0
             let high = maxItems ?? max(options.maximumArrayItems, low)
             guard low <= high else { throw .invalid(reason: "minItems \(low) is above maxItems \(high)", path: path) }
-            if high == 0 { return rule(name, "\"[\" ws \"]\"") }
+            if high == 0 { return "\"[\" ws \"]\"" }
             let item = try value(items, name: name + "-item", path: path + "/items", scope: scope)
             let rest = GBNF.repeated("(\",\" ws \(item))", minimum: max(low - 1, 0), maximum: high - 1)
             let filled = GBNF.sequence([item, rest, "ws"])
-            return rule(name, GBNF.sequence(["\"[\" ws", low == 0 ? "(" + filled + ")?" : filled, "\"]\""]))
+            return GBNF.sequence(["\"[\" ws", low == 0 ? "(" + filled + ")?" : filled, "\"]\""])
 
         case .object(let properties):
             var seen: Set<String> = []
@@ -216,7 +226,7 @@ private struct RuleBuilder {
                 pairs.append(rule(name + "-" + property.name + "-kv",
                                   GBNF.sequence([GBNF.literal(JSONValue.quoted(property.name)), "ws \":\" ws", valueTerm])))
             }
-            guard !properties.isEmpty else { return rule(name, "\"{\" ws \"}\"") }
+            guard !properties.isEmpty else { return "\"{\" ws \"}\"" }
             // After the first written property every later one is ", key: value", required or optional.
             func tail(from start: Int) -> String {
                 GBNF.sequence((start..<properties.count).map { k in
@@ -231,8 +241,8 @@ private struct RuleBuilder {
                 if !property.isOptional { break }
             }
             let allOptional = properties.allSatisfy(\.isOptional)
-            let members = "(" + firsts.joined(separator: " | ") + ")"
-            return rule(name, GBNF.sequence(["\"{\" ws", allOptional ? "(" + members + " ws)?" : members + " ws", "\"}\""]))
+            let members = GBNF.group(firsts.joined(separator: " | "))
+            return GBNF.sequence(["\"{\" ws", allOptional ? "(" + members + " ws)?" : members + " ws", "\"}\""])
 
         case .anyOf(let schemas), .oneOf(let schemas):
             guard !schemas.isEmpty else { throw .invalid(reason: "a union needs at least one alternative", path: path) }
@@ -242,25 +252,31 @@ private struct RuleBuilder {
                 let term = try value(alternative, name: "\(name)-\(i)", path: "\(path)/\(keyword)/\(i)", scope: scope)
                 if !alternatives.contains(term) { alternatives.append(term) }
             }
-            return rule(name, alternatives.joined(separator: " | "))
+            return alternatives.joined(separator: " | ")
 
         case .enumeration(let values):
             guard !values.isEmpty else { throw .invalid(reason: "an enum needs at least one value", path: path) }
-            return rule(name, values.map { GBNF.literal($0.jsonString) }.joined(separator: " | "))
+            return values.map { GBNF.literal($0.jsonString) }.joined(separator: " | ")
         case .constant(let value):
-            return rule(name, GBNF.literal(value.jsonString))
+            return GBNF.literal(value.jsonString)
 
         case .reference(let definition):
-            let key = scope.ruleName(definition)
-            if let existing = definitionRules[key] { return existing }
-            guard let target = scope.table[definition] else { throw .unresolvedReference(name: definition, path: path) }
-            try checkConsumes(definition, scope: scope, path: path, visiting: [])
-            let ruleName = uniqueName(key)
-            definitionRules[key] = ruleName
-            let body = try value(target, name: ruleName + "-value", path: "#/$defs/" + definition, scope: scope)
-            rules.append((ruleName, body))
-            return ruleName
+            return try reference(definition, path: path, scope: scope)
         }
+    }
+
+    /// The rule of a definition, compiled on first use; a recursive use gets the rule's name
+    /// before its body exists.
+    private mutating func reference(_ definition: String, path: String, scope: ScopeDefinitions) throws(SchemaError) -> String {
+        let key = scope.ruleName(definition)
+        if let existing = definitionRules[key] { return existing }
+        guard let target = scope.table[definition] else { throw .unresolvedReference(name: definition, path: path) }
+        try checkConsumes(definition, scope: scope, path: path, visiting: [])
+        let ruleName = uniqueName(key)
+        definitionRules[key] = ruleName
+        let body = try body(target, name: ruleName, path: "#/$defs/" + definition, scope: scope)
+        rules.append((ruleName, body))
+        return ruleName
     }
 
     /// A definition must write at least one character before it can reach itself again;

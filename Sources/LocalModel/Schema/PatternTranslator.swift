@@ -57,7 +57,13 @@ struct PatternTranslator {
             if peek("^") && start == 0 { index += 1; continue }
             if peek("$") && start == scalars.count - 1 { index += 1; continue }
             let atom = try self.atom()
-            terms.append(try quantified(atom))
+            let term = try quantified(atom)
+            // Adjacent plain literals read better as one: "trail-" rather than "t" "r" "a" ...
+            if let last = terms.last, Self.isPlainLiteral(last), Self.isPlainLiteral(term) {
+                terms[terms.count - 1] = String(last.dropLast()) + String(term.dropFirst())
+            } else {
+                terms.append(term)
+            }
         }
         return GBNF.sequence(terms)
     }
@@ -218,6 +224,16 @@ struct PatternTranslator {
     private static func literal(_ c: Unicode.Scalar) -> String {
         let json = JSONValue.quoted(String(Character(c)))
         return GBNF.literal(String(json.dropFirst().dropLast()))
+    }
+
+    /// A lone GBNF string literal with nothing after its closing quote.
+    private static func isPlainLiteral(_ term: String) -> Bool {
+        guard term.count >= 2, term.hasPrefix("\""), term.hasSuffix("\"") else { return false }
+        var escaped = false
+        for c in term.dropFirst().dropLast() {
+            if escaped { escaped = false } else if c == "\\" { escaped = true } else if c == "\"" { return false }
+        }
+        return !escaped
     }
 
     private func peek(_ c: Unicode.Scalar) -> Bool { index < scalars.count && scalars[index] == c }
