@@ -66,10 +66,12 @@ private struct SchemaValidator {
         case .number(let minimum, let maximum, let exclusiveMinimum, let exclusiveMaximum):
             guard let d = value.doubleValue else { throw mismatch("a number") }
             let text = shown(value)
-            if let minimum, d < minimum { throw fail("\(text) is below the minimum \(shown(.double(minimum)))") }
-            if let maximum, d > maximum { throw fail("\(text) is above the maximum \(shown(.double(maximum)))") }
-            if let exclusiveMinimum, d <= exclusiveMinimum { throw fail("\(text) is not above the exclusive minimum \(shown(.double(exclusiveMinimum)))") }
-            if let exclusiveMaximum, d >= exclusiveMaximum { throw fail("\(text) is not below the exclusive maximum \(shown(.double(exclusiveMaximum)))") }
+            // Bounds as the schema would print them: 1, not 1.0.
+            func bound(_ b: Double) -> String { Int(exactly: b).map(String.init) ?? JSONValue.double(b).jsonString }
+            if let minimum, d < minimum { throw fail("\(text) is below the minimum \(bound(minimum))") }
+            if let maximum, d > maximum { throw fail("\(text) is above the maximum \(bound(maximum))") }
+            if let exclusiveMinimum, d <= exclusiveMinimum { throw fail("\(text) is not above the exclusive minimum \(bound(exclusiveMinimum))") }
+            if let exclusiveMaximum, d >= exclusiveMaximum { throw fail("\(text) is not below the exclusive maximum \(bound(exclusiveMaximum))") }
         case .boolean:
             guard case .bool = value else { throw mismatch("true or false") }
         case .null:
