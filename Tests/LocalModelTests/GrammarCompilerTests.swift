@@ -97,6 +97,16 @@ struct GrammarCompilerTests {
         #expect(try !GrammarOracle.accepts(grammar, #"{"s":"","a":[],"i":1,"n":100}"#))
     }
 
+    @Test func countsBeyondLlamasRepetitionLimitAreClampedOrRefused() throws {
+        let long = try compiler.grammar(for: .string(maxLength: 5000))
+        try GrammarOracle.model().validateGrammar(long.gbnf, root: long.root)
+        #expect(try GrammarOracle.accepts(long, "\"" + String(repeating: "a", count: 2000) + "\""))
+        #expect(try !GrammarOracle.accepts(long, "\"" + String(repeating: "a", count: 2001) + "\""), "llama.cpp would read {0,5000} as unbounded")
+        for schema: GenerationSchema in [.string(minLength: 2500), .array(of: .boolean(), minItems: 2001), .string(pattern: "a{2500}")] {
+            #expect(throws: SchemaError.self) { try compiler.grammar(for: schema) }
+        }
+    }
+
     // MARK: Errors before generation
 
     @Test func contradictorySchemasAreRefusedNamingThePath() {

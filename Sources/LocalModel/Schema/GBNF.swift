@@ -42,9 +42,15 @@ enum GBNF {
         return "\\U" + String(repeating: "0", count: 8 - digits.count) + digits
     }
 
-    /// `item` repeated between `minimum` and `maximum` times (both bounded), or "" for none.
+    /// llama.cpp reads a repetition maximum above this as "no maximum" and refuses a minimum
+    /// above it, so maxima are clamped to it and callers refuse larger minima.
+    static let repetitionLimit = 2000
+
+    /// `item` repeated between `minimum` and `maximum` times (maximum clamped to
+    /// `repetitionLimit`, minimum at most that), or "" for none.
     /// `item` must be a single term (a rule name, literal, class or parenthesized group).
     static func repeated(_ item: String, minimum: Int, maximum: Int) -> String {
+        let maximum = min(maximum, repetitionLimit)
         switch (minimum, maximum) {
         case (_, 0): return ""
         case (0, 1): return item + "?"

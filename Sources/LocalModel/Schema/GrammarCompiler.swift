@@ -17,6 +17,7 @@ public struct GrammarCompiler: Sendable {
     /// Caps applied where the schema is silent.
     public struct Options: Sendable, Hashable {
         /// Longest string when the schema gives no `maxLength`; also caps `*`/`+` in patterns.
+        /// Counts here and in schemas are capped at 2000, llama.cpp's repetition limit.
         public var maximumStringLength: Int
         /// Most array items when the schema gives no `maxItems`.
         public var maximumArrayItems: Int
@@ -28,8 +29,8 @@ public struct GrammarCompiler: Sendable {
 
         public init(maximumStringLength: Int = 256, maximumArrayItems: Int = 16, maximumIntegerDigits: Int = 12,
                     maximumFractionDigits: Int = 6) {
-            self.maximumStringLength = maximumStringLength
-            self.maximumArrayItems = maximumArrayItems
+            self.maximumStringLength = min(max(maximumStringLength, 0), GBNF.repetitionLimit)
+            self.maximumArrayItems = min(max(maximumArrayItems, 0), GBNF.repetitionLimit)
             self.maximumIntegerDigits = min(max(maximumIntegerDigits, 1), 18)
             self.maximumFractionDigits = max(maximumFractionDigits, 0)
         }
@@ -172,6 +173,7 @@ private struct RuleBuilder {
             let low = minLength ?? 0
             let high = maxLength ?? max(options.maximumStringLength, low)
             guard low <= high else { throw .invalid(reason: "minLength \(low) is above maxLength \(high)", path: path) }
+            try checkRepetition(low, "minLength", path: path)
             if let pattern {
                 var translator = PatternTranslator(pattern, path: path + "/pattern", openRepetitionLimit: high)
                 let content = try translator.translate()
@@ -208,6 +210,7 @@ private struct RuleBuilder {
             let low = minItems ?? 0
             let high = maxItems ?? max(options.maximumArrayItems, low)
             guard low <= high else { throw .invalid(reason: "minItems \(low) is above maxItems \(high)", path: path) }
+            try checkRepetition(low, "minItems", path: path)
             if high == 0 { return "\"[\" ws \"]\"" }
             let item = try value(items, name: name + "-item", path: path + "/items", scope: scope)
             let rest = GBNF.repeated("(\",\" ws \(item))", minimum: max(low - 1, 0), maximum: high - 1)
@@ -277,6 +280,14 @@ private struct RuleBuilder {
         let body = try body(target, name: ruleName, path: "#/$defs/" + definition, scope: scope)
         rules.append((ruleName, body))
         return ruleName
+    }
+
+    /// A minimum count llama.cpp can repeat (maxima above its limit are clamped instead, which
+    /// only narrows what can be generated).
+    private func checkRepetition(_ minimum: Int, _ keyword: String, path: String) throws(SchemaError) {
+        guard minimum > GBNF.repetitionLimit else { return }
+        throw .unsupported(construct: "\(keyword) \(minimum)", path: path,
+                           hint: "llama.cpp grammars repeat at most \(GBNF.repetitionLimit) times; lower it")
     }
 
     /// A definition must write at least one character before it can reach itself again;

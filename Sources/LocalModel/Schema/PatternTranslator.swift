@@ -89,6 +89,7 @@ struct PatternTranslator {
         }
         if peek("?") || peek("+") { throw unsupported("lazy or possessive quantifiers") }
         guard let (m, n) = bounds else { return atom }
+        if m > GBNF.repetitionLimit { throw unsupported("a repetition of at least \(m) (llama.cpp repeats at most \(GBNF.repetitionLimit) times)") }
         return GBNF.repeated(GBNF.group(atom), minimum: m, maximum: n)
     }
 
