@@ -33,8 +33,10 @@ public struct ChatTemplate: Sendable, Hashable {
     /// Text that ends the assistant's turn; generation stops on it.
     public var endOfTurn: String { "<|im_end|>" }
 
-    /// The prompt for `messages`, optionally ending with an open assistant turn.
-    public func render(_ messages: [ChatMessage], addAssistantPrefix: Bool = true) -> String {
+    /// The prompt for `messages`, optionally ending with an open assistant turn. With
+    /// `thinking` off, a Qwen3 assistant turn starts with an empty think block, as Qwen's own
+    /// template does for `enable_thinking=false`, so the model answers (or calls) at once.
+    public func render(_ messages: [ChatMessage], addAssistantPrefix: Bool = true, thinking: Bool = true) -> String {
         var text = ""
         var index = messages.startIndex
         while index < messages.endIndex {
@@ -51,7 +53,10 @@ public struct ChatTemplate: Sendable, Hashable {
             text += turn(message.role.rawValue, message.content)
             index += 1
         }
-        if addAssistantPrefix { text += "<|im_start|>assistant\n" }
+        if addAssistantPrefix {
+            text += "<|im_start|>assistant\n"
+            if family == .qwen3 && !thinking { text += "<think>\n\n</think>\n\n" }
+        }
         return text
     }
 

@@ -12,6 +12,7 @@ public final class LocalModel: Sendable {
     public let info: ModelInfo
     public let configuration: Configuration
     let handle: LlamaModelHandle
+    let contextPool = ContextPool()
 
     /// How the model is loaded and run.
     public struct Configuration: Sendable, Hashable {

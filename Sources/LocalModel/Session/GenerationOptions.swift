@@ -1,0 +1,73 @@
+/// Options for one response (Apple's `GenerationOptions`, plus the knobs a local model needs).
+public struct GenerationOptions: Sendable, Hashable {
+    /// How tokens are chosen (Apple's `GenerationOptions.SamplingMode`).
+    public struct SamplingMode: Sendable, Hashable {
+        enum Method: Sendable, Hashable {
+            case greedy
+            case topK(Int, seed: UInt32?)
+            case topP(Double, seed: UInt32?)
+        }
+        let method: Method
+
+        /// Always the most likely token: deterministic.
+        public static let greedy = SamplingMode(method: .greedy)
+        /// Sample among the `top` most likely tokens.
+        public static func random(top: Int, seed: UInt32? = nil) -> SamplingMode { SamplingMode(method: .topK(top, seed: seed)) }
+        /// Sample from the smallest set of tokens whose probabilities add up to the threshold.
+        public static func random(probabilityThreshold: Double, seed: UInt32? = nil) -> SamplingMode {
+            SamplingMode(method: .topP(probabilityThreshold, seed: seed))
+        }
+    }
+
+    /// Whether the model may, must, or must not call tools this turn.
+    public enum ToolCallingMode: Sendable, Hashable {
+        /// The model chooses: free text, or a call (which is then grammar-constrained).
+        case allowed
+        /// The model must answer in text; a call cannot start.
+        case disallowed
+        /// The model's first output must be a call. See `RequiredToolCallingExit`.
+        case required
+    }
+
+    /// What `.required` becomes after a round of tool calls.
+    ///
+    /// Apple's `.required` keeps demanding calls, so a model never gets to answer and the loop
+    /// runs until something throws. Lantern's default relaxes to `.allowed` after the first
+    /// round, so the model can answer from what the tools returned.
+    public enum RequiredToolCallingExit: Sendable, Hashable {
+        /// After one round of calls, continue as `.allowed` (the default).
+        case relaxAfterFirstRound
+        /// Keep requiring calls every round; the session's round limit ends the loop.
+        case keepRequiring
+    }
+
+    /// nil means greedy. Apple samples by default; a small local model answers better, and
+    /// tests and evaluations repeat exactly, when it decodes greedily unless asked otherwise.
+    public var sampling: SamplingMode?
+    public var temperature: Double?
+    public var maximumResponseTokens: Int?
+    public var toolCallingMode: ToolCallingMode
+    public var requiredToolCallingExit: RequiredToolCallingExit
+
+    public init(sampling: SamplingMode? = nil, temperature: Double? = nil, maximumResponseTokens: Int? = nil,
+                toolCallingMode: ToolCallingMode = .allowed, requiredToolCallingExit: RequiredToolCallingExit = .relaxAfterFirstRound) {
+        self.sampling = sampling
+        self.temperature = temperature
+        self.maximumResponseTokens = maximumResponseTokens
+        self.toolCallingMode = toolCallingMode
+        self.requiredToolCallingExit = requiredToolCallingExit
+    }
+
+    /// The engine's sampling options for these settings (greedy unless asked otherwise).
+    var samplingOptions: SamplingOptions {
+        let temperature = Float(self.temperature ?? 0.7)
+        switch sampling?.method ?? .greedy {
+        case .greedy:
+            return .greedy
+        case .topK(let top, let seed):
+            return .random(temperature: temperature, topK: top, topP: nil, minP: nil, seed: seed ?? 0)
+        case .topP(let threshold, let seed):
+            return .random(temperature: temperature, topK: nil, topP: Float(threshold), minP: nil, seed: seed ?? 0)
+        }
+    }
+}

@@ -1,0 +1,371 @@
+import Foundation
+import Synchronization
+import TokenBudget
+
+/// A conversation with a model that can call tools (Apple's `LanguageModelSession`).
+///
+/// Each `respond` renders the transcript into a ChatML prompt, checks it against the context
+/// window with TokenBudget *before* decoding anything, and runs the tool loop: the model's
+/// calls are constrained by a grammar compiled from the tools' schemas (so they always parse),
+/// the tools run (concurrently when there are several), their outputs go back to the model,
+/// until it answers.
+public final class LanguageModelSession: Sendable {
+    public let model: any LanguageModel
+    /// The instructions as the caller gave them.
+    public let instructions: String
+    public let contextWindow: ContextWindow
+    /// Whether a Qwen3 model may think before answering. Off by default: Lantern appends
+    /// `/no_think` and strips the (empty) think block; thinking costs tokens a 4K window lacks.
+    public let isThinkingEnabled: Bool
+    /// Rounds of tool calls allowed in one response before it fails with `toolRoundLimitReached`.
+    public let maximumToolRounds: Int
+    public let toolErrorPolicy: ToolErrorPolicy
+    /// How the transcript is cut when it no longer fits (oldest tool outputs first).
+    public let trimmingPolicy: TranscriptTrimmingPolicy
+    let tools: [ToolBox]
+    private let state: Mutex<State>
+
+    private struct State: Sendable {
+        var transcript = Transcript()
+        var isResponding = false
+        var conversation: (any LanguageModelConversation)?
+        var nextID = 1
+        var lastBudget: BudgetReport?
+
+        mutating func makeID(_ prefix: String) -> String {
+            defer { nextID += 1 }
+            return "\(prefix)-\(nextID)"
+        }
+    }
+
+    /// - Parameters:
+    ///   - contextWindow: defaults to the model's `defaultContextWindow`.
+    ///   - thinking: let a Qwen3 model think (see `isThinkingEnabled`).
+    public init(model: any LanguageModel, tools: [any Tool] = [], instructions: String? = nil,
+                contextWindow: ContextWindow? = nil, thinking: Bool = false, maximumToolRounds: Int = 4,
+                toolErrorPolicy: ToolErrorPolicy = .reportToModel, trimmingPolicy: TranscriptTrimmingPolicy = .init()) {
+        self.model = model
+        self.tools = tools.map { ToolBox($0) }
+        self.instructions = instructions ?? ""
+        self.contextWindow = contextWindow ?? model.defaultContextWindow
+        self.isThinkingEnabled = thinking
+        self.maximumToolRounds = max(1, maximumToolRounds)
+        self.toolErrorPolicy = toolErrorPolicy
+        self.trimmingPolicy = trimmingPolicy
+        var initial = State()
+        if !self.instructions.isEmpty || !tools.isEmpty {
+            initial.transcript.append(.instructions(.init(id: initial.makeID("instructions"), text: self.instructions,
+                                                          toolNames: self.tools.map(\.name))))
+        }
+        self.state = Mutex(initial)
+    }
+
+    /// Everything said so far.
+    public var transcript: Transcript { state.withLock { $0.transcript } }
+
+    /// Whether a response is being generated now.
+    public var isResponding: Bool { state.withLock { $0.isResponding } }
+
+    /// The budget of the last request the session checked (what each part of it cost).
+    public var lastBudgetReport: BudgetReport? { state.withLock { $0.lastBudget } }
+
+    /// Decodes the instructions and tool definitions into the KV cache now, so the first
+    /// question only decodes itself.
+    public func prewarm() async throws {
+        let system = model.chatTemplate.render([ChatMessage(.system, systemMessage)], addAssistantPrefix: false)
+        do {
+            try await conversation().prefill(prompt: system)
+        } catch let error as LocalModelError {
+            throw GenerationError.engineFailure(error)
+        }
+    }
+
+    /// Answers `prompt`, calling tools as needed.
+    public func respond(to prompt: String, options: GenerationOptions = GenerationOptions()) async throws -> Response<String> {
+        try await run(prompt: prompt, options: options, snapshot: { _, _ in })
+    }
+
+    /// Streams the answer to `prompt` as snapshots of the whole text so far.
+    public func streamResponse(to prompt: String, options: GenerationOptions = GenerationOptions()) -> ResponseStream<String> {
+        let (stream, continuation) = AsyncThrowingStream<Snapshot<String>, any Error>.makeStream()
+        let task = Task {
+            do {
+                let response = try await run(prompt: prompt, options: options) { text, entries in
+                    continuation.yield(Snapshot(content: text, rawContent: .string(text), transcriptEntries: entries))
+                }
+                continuation.finish()
+                return response
+            } catch {
+                continuation.finish(throwing: error)
+                throw error
+            }
+        }
+        continuation.onTermination = { termination in
+            if case .cancelled = termination { task.cancel() }
+        }
+        return ResponseStream(stream: stream, final: { try await task.value })
+    }
+
+    // MARK: The loop
+
+    private func run(prompt: String, options: GenerationOptions,
+                     snapshot: @Sendable (String, ArraySlice<Transcript.Entry>) -> Void) async throws -> Response<String> {
+        guard model.chatTemplate.family != .unsupported else {
+            throw GenerationError.unsupportedChatTemplate(family: model.chatTemplate.family.rawValue)
+        }
+        let start = try state.withLock { state -> Int in
+            guard !state.isResponding else { throw GenerationError.concurrentRequests }
+            state.isResponding = true
+            state.transcript.append(.prompt(.init(id: state.makeID("prompt"), text: prompt, options: options)))
+            return state.transcript.count - 1
+        }
+        defer { state.withLock { $0.isResponding = false } }
+        let newEntries = { self.state.withLock { $0.transcript.entries[start...] } }
+
+        var usage = Usage()
+        var mode = tools.isEmpty ? .disallowed : options.toolCallingMode
+        var content = ""
+        var toolRounds = 0
+        let grammars = try await ToolGrammars(tools: tools, prompt: prompt)
+        do {
+            while true {
+                try Task.checkCancellation()
+                let rendered = try await renderPrompt(reservedAnswerTokens: maximumTokens(options))
+                let parameters = GenerationParameters(
+                    sampling: options.samplingOptions, maximumTokens: maximumTokens(options),
+                    stopStrings: [model.chatTemplate.endOfTurn] + (mode == .disallowed ? [ToolCallFormat.callOpen] : []),
+                    grammar: grammar(for: mode, grammars))
+                var filter = ResponseTextFilter()
+                var raw = ""
+                let roundStart = content
+                for try await event in try await conversation().generate(prompt: rendered, parameters: parameters) {
+                    switch event {
+                    case .text(let text):
+                        raw += text
+                        let visible = filter.feed(text)
+                        if !visible.isEmpty {
+                            if usage.timeToFirstToken == nil { usage.timeToFirstToken = .zero }
+                            content += visible
+                            snapshot(content, newEntries())
+                        }
+                    case .finished(let summary):
+                        usage.add(summary)
+                        if usage.timeToFirstToken == .zero { usage.timeToFirstToken = summary.timeToFirstToken }
+                    }
+                }
+                content += filter.finish()
+                let calls = mode == .disallowed ? [] : ToolCallFormat.parseCalls(in: raw)
+                if calls.isEmpty {
+                    let answer = String(content.dropFirst(roundStart.count))
+                    state.withLock { $0.transcript.append(.response(.init(id: $0.makeID("response"), text: answer))) }
+                    snapshot(content, newEntries())
+                    return Response(content: content, rawContent: .string(content), transcriptEntries: newEntries(), usage: usage)
+                }
+                toolRounds += 1
+                if toolRounds > maximumToolRounds { throw GenerationError.toolRoundLimitReached(rounds: maximumToolRounds) }
+                let clock = ContinuousClock.now
+                try await runTools(calls, rawText: ResponseTextFilter.removingThinking(from: raw))
+                usage.toolDuration += ContinuousClock.now - clock
+                snapshot(content, newEntries())
+                if mode == .required && options.requiredToolCallingExit == .relaxAfterFirstRound { mode = .allowed }
+            }
+        } catch is CancellationError {
+            throw GenerationError.cancelled
+        } catch LocalModelError.cancelled {
+            throw GenerationError.cancelled
+        } catch let error as LocalModelError {
+            throw GenerationError.engineFailure(error)
+        }
+    }
+
+    private func maximumTokens(_ options: GenerationOptions) -> Int {
+        options.maximumResponseTokens ?? min(512, contextWindow.tokens / 4)
+    }
+
+    /// A call as the session will run it: a valid call, or text that could not be read.
+    private enum PendingCall: Sendable {
+        case call(Transcript.ToolCall)
+        case malformed(text: String, reason: String)
+    }
+
+    /// Records the calls, runs them concurrently, and records their outputs in call order.
+    private func runTools(_ parsed: [ToolCallFormat.ParsedCall], rawText: String) async throws {
+        let pending: [PendingCall] = state.withLock { state in
+            let pending = parsed.map { call -> PendingCall in
+                switch call {
+                case .call(let name, let arguments):
+                    return .call(Transcript.ToolCall(id: state.makeID("call"), toolName: name, arguments: arguments))
+                case .malformed(let text, let reason):
+                    return .malformed(text: text, reason: reason)
+                }
+            }
+            let calls = pending.compactMap { if case .call(let call) = $0 { call } else { nil } }
+            state.transcript.append(.toolCalls(.init(id: state.makeID("calls"), calls: calls, rawText: rawText)))
+            return pending
+        }
+        let outputs = try await withThrowingTaskGroup(of: (Int, Transcript.ToolOutput).self) { group in
+            for (index, call) in pending.enumerated() {
+                group.addTask { (index, try await self.output(for: call)) }
+            }
+            var outputs: [(Int, Transcript.ToolOutput)] = []
+            for try await output in group { outputs.append(output) }
+            return outputs.sorted { $0.0 < $1.0 }.map(\.1)
+        }
+        state.withLock { state in outputs.forEach { state.transcript.append(.toolOutput($0)) } }
+    }
+
+    private func output(for pending: PendingCall) async throws -> Transcript.ToolOutput {
+        let call: Transcript.ToolCall
+        switch pending {
+        case .malformed(let text, let reason):
+            return .init(id: "malformed", toolName: "", text: "Error: \(reason). The call was: \(text)", isError: true)
+        case .call(let valid):
+            call = valid
+        }
+        guard let tool = tools.first(where: { $0.name == call.toolName }) else {
+            let known = tools.map(\.name).joined(separator: ", ")
+            return .init(id: call.id, toolName: call.toolName, text: "Error: there is no tool named \(call.toolName); the tools are \(known).", isError: true)
+        }
+        do {
+            try Task.checkCancellation()
+            return .init(id: call.id, toolName: call.toolName, text: try await tool.call(call.arguments), isError: false)
+        } catch is CancellationError {
+            throw CancellationError()
+        } catch {
+            if toolErrorPolicy == .throwToCaller { throw ToolCallError(tool: tool.tool, underlyingError: error) }
+            return .init(id: call.id, toolName: call.toolName, text: "Error: \(error)", isError: true)
+        }
+    }
+
+    // MARK: Prompt, budget and grammar
+
+    /// The system message: instructions, tool definitions, and Qwen3's `/no_think` switch.
+    var systemMessage: String {
+        var text = ToolCallFormat.systemMessage(instructions: instructions, tools: tools.map(\.definition))
+        if model.chatTemplate.family == .qwen3 && !isThinkingEnabled { text += text.isEmpty ? "/no_think" : " /no_think" }
+        return text
+    }
+
+    private func conversation() throws -> any LanguageModelConversation {
+        try state.withLock { state in
+            if let conversation = state.conversation { return conversation }
+            do {
+                let conversation = try model.makeConversation(window: contextWindow)
+                state.conversation = conversation
+                return conversation
+            } catch let error as LocalModelError {
+                throw GenerationError.engineFailure(error)
+            }
+        }
+    }
+
+    /// Renders the transcript, checks it against the window, and trims the oldest tool outputs
+    /// and turns if it does not fit. Throws before any decode when even the essentials don't.
+    private func renderPrompt(reservedAnswerTokens: Int) async throws -> String {
+        let transcript = self.transcript
+        let counter = model.tokenCounter
+        var texts = Dictionary(uniqueKeysWithValues: transcript.map { ($0.id, $0.text) })
+        func render() -> String {
+            model.chatTemplate.render(messages(transcript, texts: texts), thinking: isThinkingEnabled)
+        }
+        var prompt = render()
+        let request = budgetRequest(transcript, texts: texts, rendered: prompt, reservedAnswerTokens: reservedAnswerTokens)
+        do {
+            var report = try BudgetReport(for: request, in: contextWindow, counter: counter)
+            if !report.fits {
+                let trimmed = try trimmingPolicy.trim(request, toFit: contextWindow, counter: counter)
+                let kept = Dictionary(uniqueKeysWithValues: trimmed.request.transcript.map { ($0.id, $0.text) })
+                texts = texts.filter { id, _ in kept[id] != nil || isEssential(id, in: transcript) }.merging(kept) { $1 }
+                prompt = render()
+                report = trimmed.report
+            }
+            state.withLock { $0.lastBudget = report }
+            try report.enforce()
+            return prompt
+        } catch let error as TokenBudgetError {
+            throw GenerationError.exceededContextWindowSize(error)
+        }
+    }
+
+    /// The instructions and the newest prompt are never trimmed.
+    private func isEssential(_ id: String, in transcript: Transcript) -> Bool {
+        guard let entry = transcript.first(where: { $0.id == id }) else { return false }
+        if case .instructions = entry { return true }
+        return transcript.last(where: { if case .prompt = $0 { true } else { false } })?.id == id
+    }
+
+    private func messages(_ transcript: Transcript, texts: [String: String]) -> [ChatMessage] {
+        transcript.compactMap { entry in
+            guard let text = texts[entry.id] else { return nil }
+            switch entry {
+            case .instructions: return ChatMessage(.system, systemMessage)
+            case .prompt: return ChatMessage(.user, text)
+            case .toolCalls: return ChatMessage(.assistant, text)
+            case .toolOutput: return ChatMessage(.tool, text)
+            case .response: return ChatMessage(.assistant, text)
+            }
+        }
+    }
+
+    private func budgetRequest(_ transcript: Transcript, texts: [String: String], rendered: String, reservedAnswerTokens: Int) -> BudgetRequest {
+        let newest = transcript.last { if case .prompt = $0 { true } else { false } }
+        let entries: [BudgetRequest.Entry] = transcript.compactMap { entry in
+            guard entry.id != newest?.id, let text = texts[entry.id] else { return nil }
+            switch entry {
+            case .instructions: return nil
+            case .prompt: return .init(id: entry.id, kind: .prompt, text: text)
+            case .toolCalls: return .init(id: entry.id, kind: .toolCalls, text: text)
+            case .toolOutput: return .init(id: entry.id, kind: .toolOutput, text: text)
+            case .response: return .init(id: entry.id, kind: .response, text: text)
+            }
+        }
+        var instructionText = instructions
+        if model.chatTemplate.family == .qwen3 && !isThinkingEnabled { instructionText += " /no_think" }
+        return BudgetRequest(
+            instructions: instructionText,
+            tools: tools.map { tool in
+                .init(name: tool.name, description: tool.description,
+                      schema: tool.includesSchemaInInstructions ? ToolCallFormat.pythonStyleJSON(tool.parameters.jsonSchema) : "")
+            },
+            templateOverhead: .renderedPrompt(rendered),
+            transcript: entries,
+            prompt: newest?.text ?? "",
+            reservedAnswerTokens: reservedAnswerTokens)
+    }
+
+    /// The grammar for this round: lazy (triggered by `<tool_call>`) when calls are allowed,
+    /// active from the first token when required (from after `</think>` when thinking).
+    private func grammar(for mode: GenerationOptions.ToolCallingMode, _ grammars: ToolGrammars) -> GrammarConstraint? {
+        guard let grammar = grammars.toolCalls else { return nil }
+        switch mode {
+        case .disallowed:
+            return nil
+        case .allowed:
+            return .lazy(gbnf: grammar.gbnf, root: grammar.root, trigger: ToolCallFormat.callOpen,
+                         triggerTokens: model.singleTokens(spelling: ToolCallFormat.callOpen))
+        case .required where model.chatTemplate.family == .qwen3 && isThinkingEnabled:
+            return GrammarConstraint(gbnf: grammar.gbnf, root: grammar.root,
+                                     activation: .lazy(patterns: [#"[\s\S]*?</think>\s*([\s\S]*)"#], tokens: []))
+        case .required:
+            return GrammarConstraint(gbnf: grammar.gbnf, root: grammar.root)
+        }
+    }
+}
+
+/// The tool-call grammar for one response, compiled from each tool's per-prompt schema.
+private struct ToolGrammars {
+    let toolCalls: Grammar?
+
+    init(tools: [ToolBox], prompt: String) async throws {
+        guard !tools.isEmpty else { toolCalls = nil; return }
+        var signatures: [GrammarCompiler.ToolSignature] = []
+        for tool in tools {
+            signatures.append(.init(name: tool.name, arguments: await tool.parameters(forPrompt: prompt)))
+        }
+        do {
+            toolCalls = try GrammarCompiler().toolCallGrammar(for: signatures)
+        } catch {
+            throw LanguageModelSession.GenerationError.invalidToolSchema(tool: tools.map(\.name).joined(separator: ", "), error)
+        }
+    }
+}

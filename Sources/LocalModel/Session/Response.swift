@@ -1,0 +1,64 @@
+extension LanguageModelSession {
+    /// A finished response (Apple's `LanguageModelSession.Response`).
+    public struct Response<Content: Sendable>: Sendable {
+        /// The answer: text, or a generated value for guided generation.
+        public let content: Content
+        /// The answer as generated content (the text as a JSON string for text answers).
+        public let rawContent: GeneratedContent
+        /// The entries this response added to the transcript: the prompt, any tool calls and
+        /// outputs, and the response.
+        public let transcriptEntries: ArraySlice<Transcript.Entry>
+        /// Tokens and time spent, summed over every generation round of the response.
+        public let usage: Usage
+    }
+
+    /// What a response cost.
+    public struct Usage: Sendable, Hashable {
+        /// Prompt tokens over all rounds (a tool round re-sends the conversation).
+        public var promptTokens = 0
+        /// Of those, tokens found in the KV cache and not decoded again.
+        public var cachedTokens = 0
+        public var generatedTokens = 0
+        public var prefillDuration = Duration.zero
+        public var decodeDuration = Duration.zero
+        /// Time inside tool calls.
+        public var toolDuration = Duration.zero
+        /// Time to the first visible text of the answer.
+        public var timeToFirstToken: Duration?
+        /// Generation rounds (one plus one per round of tool calls).
+        public var rounds = 0
+
+        mutating func add(_ summary: GenerationSummary) {
+            promptTokens += summary.promptTokens
+            cachedTokens += summary.reusedTokens
+            generatedTokens += summary.generatedTokens
+            prefillDuration += summary.prefillDuration
+            decodeDuration += summary.generationDuration
+            rounds += 1
+        }
+    }
+
+    /// A partial response while streaming (Apple's `ResponseStream.Snapshot`): `content` is
+    /// the whole answer so far, not a delta — assign it, don't append.
+    public struct Snapshot<Content: Sendable>: Sendable {
+        public let content: Content
+        public let rawContent: GeneratedContent
+        /// Transcript entries added so far (tool calls and outputs appear as they happen).
+        public let transcriptEntries: ArraySlice<Transcript.Entry>
+    }
+}
+
+/// The snapshots of a streaming response (Apple's `LanguageModelSession.ResponseStream`).
+public struct ResponseStream<Content: Sendable>: AsyncSequence, Sendable {
+    public typealias Element = LanguageModelSession.Snapshot<Content>
+    let stream: AsyncThrowingStream<Element, any Error>
+    let final: @Sendable () async throws -> LanguageModelSession.Response<Content>
+
+    public func makeAsyncIterator() -> AsyncThrowingStream<Element, any Error>.Iterator { stream.makeAsyncIterator() }
+
+    /// Waits for the end and returns the whole response.
+    public func collect() async throws -> LanguageModelSession.Response<Content> {
+        for try await _ in stream {}
+        return try await final()
+    }
+}

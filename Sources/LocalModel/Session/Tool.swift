@@ -1,0 +1,72 @@
+/// A function the model can call during a response (Apple's `Tool`, without the macros).
+///
+/// The arguments schema is the single source of truth: it is rendered into the prompt as the
+/// tool's description of its parameters *and* compiled into the grammar that constrains the
+/// call, so the two can never disagree. Tools are `Sendable` and may be called concurrently
+/// when the model asks for several in one turn.
+///
+/// ```swift
+/// struct WeatherTool: Tool {
+///     struct Arguments: Generable, Decodable {
+///         var city: String
+///         static let generationSchema: GenerationSchema = .object([
+///             .property("city", .string(description: "A city name", maxLength: 40)),
+///         ])
+///     }
+///     let name = "get_weather"
+///     let description = "Current weather for a city"
+///     func call(arguments: Arguments) async throws -> String { "Sunny in \(arguments.city)" }
+/// }
+/// ```
+public protocol Tool<Arguments, Output>: Sendable {
+    associatedtype Arguments: ConvertibleFromGeneratedContent
+    associatedtype Output: PromptRepresentable
+
+    /// The name on the wire, unique among a session's tools.
+    var name: String { get }
+    /// What the tool does, in words the model reads.
+    var description: String { get }
+    /// The schema of `Arguments`.
+    var parameters: GenerationSchema { get }
+    /// Whether the schema is written into the instructions (Apple's default: true). The grammar
+    /// is always built from it either way.
+    var includesSchemaInInstructions: Bool { get }
+
+    /// A schema for this one request that accepts a subset of `parameters`, for example with
+    /// search terms limited to words of the user's question. Small models write far better
+    /// arguments under a tight grammar; the prompt keeps describing `parameters`, so the KV
+    /// cache of the instructions stays valid across requests. Defaults to `parameters`.
+    func parameters(forPrompt prompt: String) async -> GenerationSchema
+
+    /// Runs the tool. A thrown error goes back to the model as the tool's response (or ends
+    /// the response as a `ToolCallError`, if the session is configured so).
+    func call(arguments: Arguments) async throws -> Output
+}
+
+extension Tool {
+    public var includesSchemaInInstructions: Bool { true }
+    public func parameters(forPrompt prompt: String) async -> GenerationSchema { parameters }
+}
+
+extension Tool where Arguments: Generable {
+    public var parameters: GenerationSchema { Arguments.generationSchema }
+}
+
+extension Tool {
+    /// The type's name, as Apple's default does, when a tool doesn't name itself.
+    public var name: String { String(describing: Self.self) }
+}
+
+/// Something that can be placed in a prompt as text: a tool's output, for instance.
+public protocol PromptRepresentable: Sendable {
+    /// The text the model reads.
+    var promptRepresentation: String { get }
+}
+
+extension String: PromptRepresentable {
+    public var promptRepresentation: String { self }
+}
+
+extension JSONValue: PromptRepresentable {
+    public var promptRepresentation: String { jsonString }
+}

@@ -1,0 +1,33 @@
+/// A tool with its types erased, so a session can hold tools of different `Arguments`.
+struct ToolBox: Sendable {
+    let name: String
+    let description: String
+    let parameters: GenerationSchema
+    let includesSchemaInInstructions: Bool
+    let tool: any Tool
+    private let parametersForPrompt: @Sendable (String) async -> GenerationSchema
+    private let run: @Sendable (GeneratedContent) async throws -> String
+
+    init<T: Tool>(_ tool: T) {
+        name = tool.name
+        description = tool.description
+        parameters = tool.parameters
+        includesSchemaInInstructions = tool.includesSchemaInInstructions
+        self.tool = tool
+        parametersForPrompt = { await tool.parameters(forPrompt: $0) }
+        run = { content in try await tool.call(arguments: T.Arguments(content)).promptRepresentation }
+    }
+
+    /// The per-request schema (a subset of `parameters`).
+    func parameters(forPrompt prompt: String) async -> GenerationSchema { await parametersForPrompt(prompt) }
+
+    /// Checks the arguments against the schema, decodes them and runs the tool.
+    func call(_ arguments: GeneratedContent) async throws -> String {
+        try parameters.validate(arguments, rootName: "arguments")
+        return try await run(arguments)
+    }
+
+    var definition: ToolCallFormat.ToolDefinition {
+        .init(name: name, description: description, parameters: includesSchemaInInstructions ? parameters.jsonSchema : nil)
+    }
+}
