@@ -82,11 +82,21 @@ public final class LanguageModelSession: Sendable {
 
     /// Answers `prompt`, calling tools as needed.
     public func respond(to prompt: String, options: GenerationOptions = GenerationOptions()) async throws -> Response<String> {
+        try await respond(to: Prompt(prompt), options: options)
+    }
+
+    /// Answers a prompt with attachments, calling tools as needed.
+    public func respond(to prompt: Prompt, options: GenerationOptions = GenerationOptions()) async throws -> Response<String> {
         try await run(prompt: prompt, options: options, snapshot: { _, _ in })
     }
 
     /// Streams the answer to `prompt` as snapshots of the whole text so far.
     public func streamResponse(to prompt: String, options: GenerationOptions = GenerationOptions()) -> ResponseStream<String> {
+        streamResponse(to: Prompt(prompt), options: options)
+    }
+
+    /// Streams the answer to a prompt with attachments.
+    public func streamResponse(to prompt: Prompt, options: GenerationOptions = GenerationOptions()) -> ResponseStream<String> {
         let (stream, continuation) = AsyncThrowingStream<Snapshot<String>, any Error>.makeStream()
         let task = Task {
             do {
@@ -108,7 +118,7 @@ public final class LanguageModelSession: Sendable {
 
     // MARK: The loop
 
-    private func run(prompt: String, options: GenerationOptions,
+    private func run(prompt: Prompt, options: GenerationOptions,
                      snapshot: @Sendable (String, ArraySlice<Transcript.Entry>) -> Void) async throws -> Response<String> {
         guard model.chatTemplate.family != .unsupported else {
             throw GenerationError.unsupportedChatTemplate(family: model.chatTemplate.family.rawValue)
@@ -116,7 +126,8 @@ public final class LanguageModelSession: Sendable {
         let start = try state.withLock { state -> Int in
             guard !state.isResponding else { throw GenerationError.concurrentRequests }
             state.isResponding = true
-            state.transcript.append(.prompt(.init(id: state.makeID("prompt"), text: prompt, options: options)))
+            state.transcript.append(.prompt(.init(id: state.makeID("prompt"), text: prompt.renderedText,
+                                                  attachments: prompt.attachments, options: options)))
             return state.transcript.count - 1
         }
         defer { state.withLock { $0.isResponding = false } }
@@ -164,7 +175,9 @@ public final class LanguageModelSession: Sendable {
                 toolRounds += 1
                 if toolRounds > maximumToolRounds { throw GenerationError.toolRoundLimitReached(rounds: maximumToolRounds) }
                 let clock = ContinuousClock.now
-                try await runTools(calls, rawText: ResponseTextFilter.removingThinking(from: raw))
+                try await ToolCallContext.$current.withValue(ToolCallContext(prompt: prompt)) {
+                    try await runTools(calls, rawText: ResponseTextFilter.removingThinking(from: raw))
+                }
                 usage.toolDuration += ContinuousClock.now - clock
                 snapshot(content, newEntries())
                 if mode == .required && options.requiredToolCallingExit == .relaxAfterFirstRound { mode = .allowed }
@@ -356,11 +369,11 @@ public final class LanguageModelSession: Sendable {
 private struct ToolGrammars {
     let toolCalls: Grammar?
 
-    init(tools: [ToolBox], prompt: String) async throws {
+    init(tools: [ToolBox], prompt: Prompt) async throws {
         guard !tools.isEmpty else { toolCalls = nil; return }
         var signatures: [GrammarCompiler.ToolSignature] = []
         for tool in tools {
-            signatures.append(.init(name: tool.name, arguments: await tool.parameters(forPrompt: prompt)))
+            signatures.append(.init(name: tool.name, arguments: await tool.parameters(for: prompt)))
         }
         do {
             toolCalls = try GrammarCompiler().toolCallGrammar(for: signatures)

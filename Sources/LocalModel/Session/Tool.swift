@@ -33,10 +33,11 @@ public protocol Tool<Arguments, Output>: Sendable {
     var includesSchemaInInstructions: Bool { get }
 
     /// A schema for this one request that accepts a subset of `parameters`, for example with
-    /// search terms limited to words of the user's question. Small models write far better
-    /// arguments under a tight grammar; the prompt keeps describing `parameters`, so the KV
-    /// cache of the instructions stays valid across requests. Defaults to `parameters`.
-    func parameters(forPrompt prompt: String) async -> GenerationSchema
+    /// search terms limited to words of the user's question, or image labels limited to the
+    /// prompt's attachments. Small models write far better arguments under a tight grammar;
+    /// the instructions keep describing `parameters`, so the KV cache of the instructions stays
+    /// valid across requests. Defaults to `parameters`.
+    func parameters(for prompt: Prompt) async -> GenerationSchema
 
     /// Runs the tool. A thrown error goes back to the model as the tool's response (or ends
     /// the response as a `ToolCallError`, if the session is configured so).
@@ -45,7 +46,7 @@ public protocol Tool<Arguments, Output>: Sendable {
 
 extension Tool {
     public var includesSchemaInInstructions: Bool { true }
-    public func parameters(forPrompt prompt: String) async -> GenerationSchema { parameters }
+    public func parameters(for prompt: Prompt) async -> GenerationSchema { parameters }
 }
 
 extension Tool where Arguments: Generable {

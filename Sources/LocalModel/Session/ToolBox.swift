@@ -5,7 +5,7 @@ struct ToolBox: Sendable {
     let parameters: GenerationSchema
     let includesSchemaInInstructions: Bool
     let tool: any Tool
-    private let parametersForPrompt: @Sendable (String) async -> GenerationSchema
+    private let parametersForPrompt: @Sendable (Prompt) async -> GenerationSchema
     private let run: @Sendable (GeneratedContent) async throws -> String
 
     init<T: Tool>(_ tool: T) {
@@ -14,12 +14,12 @@ struct ToolBox: Sendable {
         parameters = tool.parameters
         includesSchemaInInstructions = tool.includesSchemaInInstructions
         self.tool = tool
-        parametersForPrompt = { await tool.parameters(forPrompt: $0) }
+        parametersForPrompt = { await tool.parameters(for: $0) }
         run = { content in try await tool.call(arguments: T.Arguments(content)).promptRepresentation }
     }
 
     /// The per-request schema (a subset of `parameters`).
-    func parameters(forPrompt prompt: String) async -> GenerationSchema { await parametersForPrompt(prompt) }
+    func parameters(for prompt: Prompt) async -> GenerationSchema { await parametersForPrompt(prompt) }
 
     /// Checks the arguments against the schema, decodes them and runs the tool.
     func call(_ arguments: GeneratedContent) async throws -> String {

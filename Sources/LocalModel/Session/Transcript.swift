@@ -42,10 +42,12 @@ public struct Transcript: Sendable, Hashable, RandomAccessCollection {
         public var toolNames: [String]
     }
 
-    /// What the user asked.
+    /// What the user asked; attachments are recorded by label.
     public struct Prompt: Sendable, Hashable {
         public var id: String
+        /// The text as the model reads it (attachment labels included).
         public var text: String
+        public var attachments: [ImageAttachment]
         public var options: GenerationOptions
     }
 
