@@ -1,0 +1,90 @@
+import Synchronization
+import TokenBudget
+
+/// A model that replays fixed outputs, one per generation, for deterministic tests of code
+/// built on `LanguageModelSession` (the tool loop, errors, limits, cancellation).
+///
+/// It ignores grammars and sampling; what it "generates" is exactly the next script line,
+/// delivered in small pieces like a real stream. Prompts it received are kept for inspection.
+public final class ScriptedLanguageModel: LanguageModel {
+    private let script: Mutex<[String]>
+    private let received = Mutex<[String]>([])
+    /// Pause before each piece, so a test can cancel mid-generation.
+    public let pieceDelay: Duration
+
+    public init(_ outputs: [String], pieceDelay: Duration = .zero) {
+        self.script = Mutex(outputs)
+        self.pieceDelay = pieceDelay
+    }
+
+    /// The prompts generated from so far, in order.
+    public var prompts: [String] { received.withLock { $0 } }
+
+    public var chatTemplate: ChatTemplate { ChatTemplate(family: .chatml) }
+    public var tokenCounter: any TokenCounter { CharacterCountTokenCounter() }
+    public var defaultContextWindow: ContextWindow { .k8 }
+    public func singleTokens(spelling text: String) -> [Token] { [] }
+
+    public func makeConversation(window: ContextWindow) throws -> any LanguageModelConversation {
+        ScriptedConversation(model: self, contextSize: window.tokens)
+    }
+
+    fileprivate func next(for prompt: String) -> String? {
+        received.withLock { $0.append(prompt) }
+        return script.withLock { $0.isEmpty ? nil : $0.removeFirst() }
+    }
+}
+
+/// Counts one token per four characters: close enough to a real vocabulary for budget tests
+/// that don't need a real one.
+public struct CharacterCountTokenCounter: TokenCounter {
+    public init() {}
+    public func countTokens(in text: String, parseSpecial: Bool) throws -> Int { (text.count + 3) / 4 }
+}
+
+private final class ScriptedConversation: LanguageModelConversation {
+    let model: ScriptedLanguageModel
+    let contextSize: Int
+    private let generated = Mutex(EngineCounters())
+
+    init(model: ScriptedLanguageModel, contextSize: Int) {
+        self.model = model
+        self.contextSize = contextSize
+    }
+
+    var counters: EngineCounters { get async { generated.withLock { $0 } } }
+
+    func prefill(prompt: String) async throws {}
+
+    func generate(prompt: String, parameters: GenerationParameters) -> AsyncThrowingStream<GenerationEvent, any Error> {
+        let output = model.next(for: prompt)
+        let delay = model.pieceDelay
+        let (stream, continuation) = AsyncThrowingStream<GenerationEvent, any Error>.makeStream()
+        let task = Task { [self] in
+            do {
+                guard var text = output else {
+                    throw LocalModelError.decodeFailed(code: -1, position: 0)
+                }
+                for stop in parameters.stopStrings { if let range = text.range(of: stop) { text = String(text[..<range.lowerBound]) } }
+                var pieces = 0
+                var rest = Substring(text)
+                while !rest.isEmpty {
+                    try Task.checkCancellation()
+                    if delay > .zero { try await Task.sleep(for: delay) }
+                    continuation.yield(.text(String(rest.prefix(4))))
+                    rest = rest.dropFirst(4)
+                    pieces += 1
+                }
+                self.generated.withLock { $0.tokensGenerated += pieces }
+                continuation.yield(.finished(GenerationSummary(
+                    stopReason: .endOfGeneration, promptTokens: (prompt.count + 3) / 4, reusedTokens: 0, generatedTokens: pieces,
+                    prefillDuration: .zero, generationDuration: .zero, timeToFirstToken: nil)))
+                continuation.finish()
+            } catch {
+                continuation.finish(throwing: error is CancellationError ? LocalModelError.cancelled : error)
+            }
+        }
+        continuation.onTermination = { _ in task.cancel() }
+        return stream
+    }
+}
