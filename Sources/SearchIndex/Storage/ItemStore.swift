@@ -96,7 +96,10 @@ final class ItemStore {
                 try insertCustom(record.key.keyName, rowid, text: Self.clean(text))
                 if record.key.isSearchableByDefault { customText.append(Self.clean(text)) }
             case .strings(let list):
-                for element in Set(Self.cleanList(list)) { try insertCustom(record.key.keyName, rowid, text: element) }
+                var stored = Set<String>()
+                for element in Self.cleanList(list) where stored.insert(element).inserted {
+                    try insertCustom(record.key.keyName, rowid, text: element)
+                }
                 if record.key.isSearchableByDefault { customText += Self.cleanList(list) }
             case .number(let number):
                 try insertCustom(record.key.keyName, rowid, number: number.isFinite ? number : nil)
