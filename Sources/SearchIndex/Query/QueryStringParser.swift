@@ -158,7 +158,8 @@ public struct QueryStringParser: Sendable {
             let value = try parseValue()
             switch (attribute, value) {
             case let (.allText, .text(text, _)):
-                let predicate = QueryPredicate.fullText(text.replacingOccurrences(of: "*", with: " "), prefix: text.hasSuffix("*"))
+                let predicate = QueryPredicate.fullText(text.replacingOccurrences(of: "*", with: " ").trimmingCharacters(in: .whitespaces),
+                                                        prefix: text.hasSuffix("*"))
                 return op == .notEqual ? .not(predicate) : predicate
             case (.allText, .scalar):
                 throw QueryStringError(position: operatorStart, expected: "a quoted string after '*' (all text)", found: "a number or date")
