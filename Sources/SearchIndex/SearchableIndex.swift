@@ -114,6 +114,13 @@ public actor SearchableIndex {
         catalogue = nil
     }
 
+    /// Copies the write-ahead log into the main file and truncates it, so the file alone holds the
+    /// index (worth calling after a large import, before measuring or copying the file).
+    public func checkpoint() throws(SearchIndexError) {
+        guard !inBatch else { throw .unsupportedOperation("checkpoint during an open batch; call endBatch(clientState:) first") }
+        try writer.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    }
+
     // MARK: Batches
 
     /// Opens a batch: writes until `endBatch(clientState:)` commit together with the client state.
