@@ -20,7 +20,10 @@ let package = Package(
         .target(name: "LocalModel", dependencies: ["CLlama", "TokenBudget"]),
         .target(name: "SearchIndex", dependencies: ["CSQLite"]),
 
-        .executableTarget(name: "bench", dependencies: ["LocalModel"], path: "Benchmarks/bench"),
+        .executableTarget(name: "bench", dependencies: ["LocalModel", "SearchIndex"], path: "Benchmarks/bench"),
+        // A child process the SearchIndex tests SIGKILL in the middle of a batch.
+        .executableTarget(name: "lantern-index-crash-probe", dependencies: ["SearchIndex"],
+                          path: "Tests/SearchIndexCrashProbe"),
 
         .testTarget(name: "TokenBudgetTests", dependencies: ["TokenBudget"]),
         .testTarget(name: "LocalModelTests", dependencies: ["LocalModel"]),

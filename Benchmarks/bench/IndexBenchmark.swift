@@ -1,0 +1,208 @@
+import Foundation
+import SearchIndex
+
+/// The SearchIndex section: builds an N-item index of generated notes and measures indexing,
+/// size, full-text and filtered queries and aggregations, each beside the same work done by raw
+/// SQLite (Python's sqlite3 module, Benchmarks/reference/index_reference.py) on the same rows.
+enum IndexBenchmark {
+    struct Failure: Error, CustomStringConvertible {
+        var description: String
+    }
+
+    /// A deterministic generator (SplitMix64), so every run indexes the same notes.
+    struct Generator {
+        var state: UInt64
+        mutating func next() -> UInt64 {
+            state &+= 0x9E37_79B9_7F4A_7C15
+            var z = state
+            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+            return z ^ (z >> 31)
+        }
+        mutating func unit() -> Double { Double(next() >> 11) / Double(1 << 53) }
+        mutating func below(_ n: Int) -> Int { Int(next() % UInt64(n)) }
+    }
+
+    struct Note {
+        var id: String, title: String, body: String, keywords: [String]
+        var created: Double, modified: Double, due: Double, rating: Double, size: Double, effort: Double
+    }
+
+    static let vocabulary: [String] = {
+        var generator = Generator(state: 42)
+        let syllables = ["ka", "lo", "mi", "ne", "ru", "ta", "vo", "shi", "en", "dar", "pel", "qu", "ost", "ri", "an", "bel", "cor", "di", "fa", "gu"]
+        var words = Set<String>()
+        var ordered: [String] = []
+        while ordered.count < 4_000 {
+            let word = (0..<(2 + generator.below(2))).map { _ in syllables[generator.below(syllables.count)] }.joined()
+            if words.insert(word).inserted { ordered.append(word) }
+        }
+        return ordered
+    }()
+
+    /// Zipf-like: low indexes are common words.
+    static func word(_ generator: inout Generator) -> String {
+        vocabulary[min(vocabulary.count - 1, Int(pow(generator.unit(), 3) * Double(vocabulary.count)))]
+    }
+
+    static func notes(count: Int) -> [Note] {
+        var generator = Generator(state: 7)
+        let start = 1_609_459_200.0 // 2021-01-01
+        return (0..<count).map { number in
+            let title = (0..<(3 + generator.below(4))).map { _ in word(&generator) }.joined(separator: " ").capitalized
+            let body = (0..<(70 + generator.below(21))).map { _ in word(&generator) }.joined(separator: " ")
+            let keywords = (0..<3).map { _ in "tag\(generator.below(50))" }
+            let created = start + generator.unit() * 3 * 365 * 86_400
+            return Note(id: "note-\(number)", title: title, body: body, keywords: keywords, created: created,
+                        modified: created + generator.unit() * 30 * 86_400, due: created + generator.unit() * 60 * 86_400,
+                        rating: Double(1 + generator.below(5)), size: Double(200 + generator.below(5_000)),
+                        effort: (generator.unit() * 100).rounded() / 10)
+        }
+    }
+
+    static func percentile(_ samples: [Double], _ p: Double) -> Double {
+        let sorted = samples.sorted()
+        guard !sorted.isEmpty else { return 0 }
+        return sorted[min(sorted.count - 1, Int((Double(sorted.count - 1) * p).rounded()))]
+    }
+
+    static func milliseconds(_ work: () async throws -> Void) async rethrows -> Double {
+        let clock = ContinuousClock()
+        let start = clock.now
+        try await work()
+        let elapsed = clock.now - start
+        return Double(elapsed.components.seconds) * 1_000 + Double(elapsed.components.attoseconds) / 1e15
+    }
+
+    static func run(itemCount: Int, workDirectory: URL) async throws -> SectionReport {
+        let manager = FileManager.default
+        try manager.createDirectory(at: workDirectory, withIntermediateDirectories: true)
+        let notes = notes(count: itemCount)
+        let effortKey = CustomAttributeKey(keyName: "effort_hours")
+
+        // The same rows and queries for both sides.
+        var generator = Generator(state: 99)
+        let twoWord = (0..<200).map { _ in [vocabulary[100 + generator.below(900)], vocabulary[100 + generator.below(900)]] }
+        // "Common": ranks 10–50, each in roughly 10–30% of notes; "stop": ranks 0–4, in nearly every note.
+        let common = (0..<100).map { _ in vocabulary[10 + generator.below(40)] }
+        let stop = (0..<30).map { _ in vocabulary[generator.below(5)] }
+        let since = 1_609_459_200.0 + 365 * 86_400
+        let filtered = (0..<100).map { _ in vocabulary[20 + generator.below(200)] }
+        let aggregateRepeat = 15
+        let rowsFile = workDirectory.appendingPathComponent("rows.tsv")
+        var tsv = ""
+        tsv.reserveCapacity(itemCount * 700)
+        for note in notes {
+            tsv += [note.id, note.title, note.body, note.keywords.joined(separator: " "), "\(note.created)", "\(note.modified)",
+                    "\(note.due)", "\(note.rating)", "\(note.size)", "\(note.effort)"].joined(separator: "\t") + "\n"
+        }
+        try Data(tsv.utf8).write(to: rowsFile)
+        let queriesFile = workDirectory.appendingPathComponent("queries.json")
+        let queries: [String: Any] = ["twoWord": twoWord, "common": common, "stop": stop, "aggregateRepeat": aggregateRepeat,
+                                      "filtered": filtered.map { ["word": $0, "since": since] as [String: Any] }]
+        try JSONSerialization.data(withJSONObject: queries).write(to: queriesFile)
+
+        // Ours.
+        let indexFile = workDirectory.appendingPathComponent("lantern-bench.sqlite")
+        for suffix in ["", "-wal", "-shm"] { try? manager.removeItem(atPath: indexFile.path + suffix) }
+        let index = try SearchableIndex(url: indexFile, timeZone: TimeZone(identifier: "UTC") ?? .current)
+        let indexingMs = try await milliseconds {
+            try await index.beginBatch()
+            var chunk: [SearchableItem] = []
+            chunk.reserveCapacity(1_000)
+            for note in notes {
+                var set = SearchableItemAttributeSet(contentType: "public.text")
+                set.title = note.title
+                set.textContent = note.body
+                set.keywords = note.keywords
+                set.contentCreationDate = Date(timeIntervalSince1970: note.created)
+                set.contentModificationDate = Date(timeIntervalSince1970: note.modified)
+                set.dueDate = Date(timeIntervalSince1970: note.due)
+                set.rating = note.rating
+                set.fileSize = note.size
+                if let effortKey { set.setValue(.number(note.effort), forCustomKey: effortKey) }
+                chunk.append(SearchableItem(uniqueIdentifier: note.id, domainIdentifier: "notes", attributeSet: set))
+                if chunk.count == 1_000 {
+                    try await index.indexSearchableItems(chunk)
+                    chunk.removeAll(keepingCapacity: true)
+                }
+            }
+            try await index.indexSearchableItems(chunk)
+            try await index.endBatch(clientState: Data("bench".utf8))
+        }
+        try await index.checkpoint()
+        let ourBytes = ["", "-wal"].compactMap { (try? manager.attributesOfItem(atPath: indexFile.path + $0))?[.size] as? NSNumber }
+            .reduce(0) { $0 + $1.intValue }
+
+        func timed(_ runs: Int = 1, _ bodies: [() async throws -> Void]) async throws -> [Double] {
+            var samples: [Double] = []
+            for _ in 0..<runs { for body in bodies { samples.append(try await milliseconds(body)) } }
+            return samples
+        }
+        let ftsTwo = try await timed(1, twoWord.map { words in { _ = try await index.search(SearchQuery(.fullText(words.joined(separator: " ")), limit: 10)) } })
+        let ftsStop = try await timed(1, stop.map { word in { _ = try await index.search(SearchQuery(.fullText(word), limit: 10)) } })
+        let ftsCommon = try await timed(1, common.map { word in { _ = try await index.search(SearchQuery(.fullText(word), limit: 10)) } })
+        let filteredSamples = try await timed(1, filtered.map { word in {
+            _ = try await index.search(SearchQuery(.and([.fullText(word), .compare(.rating, .greaterOrEqual, .number(4)),
+                                                         .compare(.contentCreationDate, .greaterOrEqual, .date(Date(timeIntervalSince1970: since)))]),
+                                                   limit: 10))
+        } })
+        let count = try await timed(aggregateRepeat, [{ _ = try await index.aggregate(.count, where: .compare(.rating, .greaterOrEqual, .number(4))) }])
+        let groupBy = try await timed(aggregateRepeat, [{ _ = try await index.aggregate(.groupBy(.rating)) }])
+        let groupByMonth = try await timed(aggregateRepeat, [{ _ = try await index.aggregate(.groupByDate(.contentCreationDate, unit: .month)) }])
+
+        // Reference.
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("reference/index_reference.py")
+        process.arguments = ["python3", script.path, rowsFile.path, queriesFile.path, workDirectory.appendingPathComponent("reference.sqlite").path]
+        let output = Pipe()
+        process.standardOutput = output
+        try process.run()
+        let data = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        guard process.terminationStatus == 0,
+              let reference = try JSONSerialization.jsonObject(with: data) as? [String: Any] else {
+            throw Failure(description: "the raw-SQLite reference script failed (status \(process.terminationStatus)); run it by hand: python3 \(script.path)")
+        }
+        func samples(_ key: String) -> [Double] { reference[key] as? [Double] ?? [] }
+        func number(_ key: String) -> Double { (reference[key] as? NSNumber)?.doubleValue ?? 0 }
+
+        let ourRate = Double(itemCount) / (indexingMs / 1_000)
+        func latency(_ name: String, _ ours: [Double], _ theirs: [Double], p: Double, absoluteGoal: Double?) -> BenchmarkRow {
+            let value = percentile(ours, p)
+            var note = "n=\(ours.count)"
+            if let absoluteGoal { note += "; absolute goal ≤ \(absoluteGoal) ms: \(value <= absoluteGoal ? "met" : "NOT met")" }
+            return BenchmarkRow(metric: name, ours: value, reference: percentile(theirs, p), unit: "ms", goal: nil,
+                                higherIsBetter: false, spread: "p10–p90 \(String(format: "%.2f", percentile(ours, 0.1)))–\(String(format: "%.2f", percentile(ours, 0.9)))",
+                                note: note)
+        }
+        return SectionReport(
+            name: "index",
+            title: "SearchIndex at \(itemCount) generated notes",
+            reference: "raw SQLite \(reference["sqlite"] as? String ?? "?") via Python's sqlite3 module: notes table + FTS5 (unicode61, diacritics removed) + indexes on rating and created; same rows, same queries, same run",
+            rows: [
+                BenchmarkRow(metric: "indexing rate", ours: ourRate, reference: number("itemsPerSecond"), unit: "items/s", goal: 0.9,
+                             higherIsBetter: true, note: "one batch, chunks of 1,000 items"),
+                BenchmarkRow(metric: "size on disk", ours: Double(ourBytes) / 1_048_576, reference: number("bytes") / 1_048_576, unit: "MiB",
+                             goal: nil, higherIsBetter: false, note: "after a WAL checkpoint"),
+                latency("full-text two-word top-10 p50", ftsTwo, samples("ftsTwoWord"), p: 0.5, absoluteGoal: 5),
+                latency("full-text two-word top-10 p99", ftsTwo, samples("ftsTwoWord"), p: 0.99, absoluteGoal: 50),
+                latency("full-text common-word top-10 p50", ftsCommon, samples("ftsCommon"), p: 0.5, absoluteGoal: 5),
+                latency("full-text common-word top-10 p99", ftsCommon, samples("ftsCommon"), p: 0.99, absoluteGoal: 50),
+                latency("full-text stop-word top-10 p50", ftsStop, samples("ftsStop"), p: 0.5, absoluteGoal: nil),
+                latency("filtered full-text top-10 p50", filteredSamples, samples("filtered"), p: 0.5, absoluteGoal: nil),
+                latency("filtered full-text top-10 p99", filteredSamples, samples("filtered"), p: 0.99, absoluteGoal: nil),
+                latency("count (rating ≥ 4) p50", count, samples("count"), p: 0.5, absoluteGoal: 200),
+                latency("group by rating p50", groupBy, samples("groupBy"), p: 0.5, absoluteGoal: 200),
+                latency("group by month p50", groupByMonth, samples("groupByMonth"), p: 0.5, absoluteGoal: 200),
+            ],
+            notes: [
+                "Ours keeps textContent compressed outside FTS5 (contentless FTS5) and stores a day number per date at write time; group by month walks that index and rolls days up.",
+                "Stop words (in nearly every note) make FTS5 score every document on both sides: BM25 has no top-k pruning in FTS5.",
+                "Filtered query: one common word AND rating ≥ 4 AND created in the last two years.",
+                "Reference group by month uses strftime over every row, as a raw-SQLite user would without stored components.",
+            ])
+    }
+}

@@ -1,0 +1,74 @@
+#!/usr/bin/env python3
+"""Raw-SQLite reference for the index benchmark: the same generated rows and the same queries,
+with a hand-written schema (a notes table, an FTS5 table, two indexes) and no Lantern code.
+
+usage: index_reference.py ROWS.tsv QUERIES.json DB-PATH  -> prints a JSON object of timings.
+"""
+import json, os, sqlite3, sys, time
+
+rows_path, queries_path, db_path = sys.argv[1:4]
+for suffix in ("", "-wal", "-shm"):
+    if os.path.exists(db_path + suffix):
+        os.remove(db_path + suffix)
+queries = json.load(open(queries_path))
+
+db = sqlite3.connect(db_path, isolation_level=None)
+db.executescript("""
+PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL; PRAGMA cache_size=-131072; PRAGMA temp_store=MEMORY;
+CREATE TABLE notes(id INTEGER PRIMARY KEY, uid TEXT UNIQUE, title TEXT, keywords TEXT, created REAL,
+                   modified REAL, due REAL, rating REAL, size REAL, effort REAL);
+CREATE INDEX notes_rating ON notes(rating);
+CREATE INDEX notes_created ON notes(created);
+CREATE VIRTUAL TABLE notes_fts USING fts5(title, body, keywords, tokenize='unicode61 remove_diacritics 2');
+""")
+
+def rows():
+    with open(rows_path, encoding="utf-8") as handle:
+        for line in handle:
+            uid, title, body, keywords, created, modified, due, rating, size, effort = line.rstrip("\n").split("\t")
+            yield uid, title, body, keywords, float(created), float(modified), float(due), float(rating), float(size), float(effort)
+
+start = time.perf_counter()
+count = 0
+db.execute("BEGIN")
+for uid, title, body, keywords, created, modified, due, rating, size, effort in rows():
+    cursor = db.execute("INSERT INTO notes(uid, title, keywords, created, modified, due, rating, size, effort) VALUES(?,?,?,?,?,?,?,?,?)",
+                        (uid, title, keywords, created, modified, due, rating, size, effort))
+    db.execute("INSERT INTO notes_fts(rowid, title, body, keywords) VALUES(?,?,?,?)", (cursor.lastrowid, title, body, keywords))
+    count += 1
+db.execute("COMMIT")
+elapsed = time.perf_counter() - start
+db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+size = sum(os.path.getsize(db_path + s) for s in ("", "-wal") if os.path.exists(db_path + s))
+
+def timed(sql, params_list, repeat=1):
+    samples = []
+    for _ in range(repeat):
+        for params in params_list:
+            t = time.perf_counter()
+            db.execute(sql, params).fetchall()
+            samples.append((time.perf_counter() - t) * 1000)
+    return samples
+
+def fts(words):
+    return " AND ".join('"%s"' % w for w in words)
+
+result = {
+    "sqlite": sqlite3.sqlite_version,
+    "itemsPerSecond": count / elapsed,
+    "bytes": size,
+    "ftsTwoWord": timed("SELECT rowid, title FROM notes_fts WHERE notes_fts MATCH ? ORDER BY rank LIMIT 10",
+                        [(fts(q),) for q in queries["twoWord"]]),
+    "ftsCommon": timed("SELECT rowid, title FROM notes_fts WHERE notes_fts MATCH ? ORDER BY rank LIMIT 10",
+                       [(fts([w]),) for w in queries["common"]]),
+    "ftsStop": timed("SELECT rowid, title FROM notes_fts WHERE notes_fts MATCH ? ORDER BY rank LIMIT 10",
+                     [(fts([w]),) for w in queries["stop"]]),
+    "filtered": timed("SELECT n.id, n.title FROM notes_fts JOIN notes n ON n.id = notes_fts.rowid "
+                      "WHERE notes_fts MATCH ? AND n.rating >= 4 AND n.created >= ? ORDER BY rank LIMIT 10",
+                      [(fts([q["word"]]), q["since"]) for q in queries["filtered"]]),
+    "count": timed("SELECT count(*) FROM notes WHERE rating >= 4", [()], repeat=queries["aggregateRepeat"]),
+    "groupBy": timed("SELECT rating, count(*) FROM notes GROUP BY rating", [()], repeat=queries["aggregateRepeat"]),
+    "groupByMonth": timed("SELECT strftime('%Y-%m', created, 'unixepoch') AS m, count(*) FROM notes GROUP BY m",
+                          [()], repeat=queries["aggregateRepeat"]),
+}
+print(json.dumps(result))

@@ -1,0 +1,225 @@
+import Foundation
+
+/// A piece of SQL with its bound values, in textual order.
+struct SQLFragment {
+    var sql: String
+    var bindings: [SQLiteValue] = []
+
+    init(_ sql: String, _ bindings: [SQLiteValue] = []) {
+        self.sql = sql
+        self.bindings = bindings
+    }
+}
+
+/// Turns `QueryPredicate`s into parameterized SQL over `items i`. Values are always bound, never
+/// spliced; the only identifiers in the SQL text come from the fixed schema.
+struct QueryCompiler {
+    let customKeys: [String: CustomKeyRecord]
+
+    enum Resolved {
+        case column(String, AttributeKind)
+        case text
+        case custom(String, AttributeKind)
+    }
+
+    func resolve(_ attribute: SearchableItemAttribute) throws(SearchIndexError) -> Resolved {
+        if attribute == .textContent { return .text }
+        if let kind = attribute.standardKind { return .column("i.\"\(attribute.rawValue)\"", kind) }
+        if let record = customKeys[attribute.rawValue] { return .custom(record.key.keyName, record.kind) }
+        throw .unknownAttribute(attribute.rawValue)
+    }
+
+    func compile(_ predicate: QueryPredicate) throws(SearchIndexError) -> SQLFragment {
+        switch predicate {
+        case .all:
+            return SQLFragment("1")
+        case let .fullText(text, prefix):
+            guard let expression = Self.ftsExpression(text, prefix: prefix, column: nil) else { return SQLFragment("0") }
+            return SQLFragment("i.rowid IN (SELECT rowid FROM fts WHERE fts MATCH ?)", [.text(expression)])
+        case let .compare(attribute, op, value):
+            return try compare(attribute, op, value)
+        case let .inRange(attribute, lower, upper):
+            switch try resolve(attribute) {
+            case let .column(column, kind) where kind == .number || kind == .date:
+                return SQLFragment("\(column) BETWEEN ? AND ?", [try bind(lower, for: attribute, kind), try bind(upper, for: attribute, kind)])
+            case let .custom(key, kind) where kind == .number || kind == .date:
+                return SQLFragment("i.rowid IN (SELECT item FROM custom_values WHERE key = ? AND number BETWEEN ? AND ?)",
+                                   [.text(key), try bind(lower, for: attribute, kind), try bind(upper, for: attribute, kind)])
+            default:
+                throw .unsupportedOperation("InRange needs a number or date attribute; \(attribute) is not one")
+            }
+        case let .match(attribute, pattern, kind, options):
+            return try match(attribute, pattern: pattern, kind: kind, options: options)
+        case let .contains(attribute, value):
+            return try match(attribute, pattern: value, kind: .exact, options: [])
+        case .contentType(let type):
+            return SQLFragment("i.contentType = ?", [.text(type)])
+        case .domain(let domain):
+            return SQLFragment("(i.domain = ? OR (i.domain >= ? AND i.domain < ?))",
+                               [.text(domain), .text(domain + "."), .text(domain + "/")])
+        case .exists(let attribute):
+            switch try resolve(attribute) {
+            case .column(let column, _): return SQLFragment("\(column) IS NOT NULL")
+            case .text: return SQLFragment("i.textLength IS NOT NULL")
+            case .custom(let key, _): return SQLFragment("i.rowid IN (SELECT item FROM custom_values WHERE key = ?)", [.text(key)])
+            }
+        case .and(let parts):
+            return try join(parts, with: "AND", empty: "1")
+        case .or(let parts):
+            return try join(parts, with: "OR", empty: "0")
+        case .not(let inner):
+            // coalesce: a missing attribute makes a comparison NULL; NOT of it must be true.
+            let fragment = try compile(inner)
+            return SQLFragment("NOT coalesce((\(fragment.sql)), 0)", fragment.bindings)
+        }
+    }
+
+    private func join(_ parts: [QueryPredicate], with connective: String, empty: String) throws(SearchIndexError) -> SQLFragment {
+        guard !parts.isEmpty else { return SQLFragment(empty) }
+        var result = SQLFragment("")
+        var pieces: [String] = []
+        for part in parts {
+            let fragment = try compile(part)
+            pieces.append("(\(fragment.sql))")
+            result.bindings += fragment.bindings
+        }
+        result.sql = pieces.joined(separator: " \(connective) ")
+        return result
+    }
+
+    private func bind(_ value: AttributeValue, for attribute: SearchableItemAttribute,
+                      _ kind: AttributeKind) throws(SearchIndexError) -> SQLiteValue {
+        switch (value, kind) {
+        case (.number(let number), .number): return .real(number)
+        case (.date(let date), .date): return .real(date.timeIntervalSince1970)
+        case (.string(let text), .string), (.string(let text), .strings): return .text(text)
+        default: throw .attributeKindMismatch(attribute: attribute.rawValue, expected: kind, found: value.kind)
+        }
+    }
+
+    private func compare(_ attribute: SearchableItemAttribute, _ op: ComparisonOperator,
+                         _ value: AttributeValue) throws(SearchIndexError) -> SQLFragment {
+        if op == .notEqual {
+            let equal = try compare(attribute, .equal, value)
+            return SQLFragment("NOT coalesce((\(equal.sql)), 0)", equal.bindings)
+        }
+        let resolved = try resolve(attribute)
+        switch resolved {
+        case let .column(_, kind), let .custom(_, kind):
+            if kind == .string || kind == .strings {
+                guard op == .equal, case .string(let text) = value else {
+                    throw .unsupportedOperation("\(attribute) holds strings; compare it with == or != and a quoted value")
+                }
+                return try match(attribute, pattern: text, kind: .exact, options: [])
+            }
+            let bound = try bind(value, for: attribute, kind)
+            if case .column(let column, _) = resolved { return SQLFragment("\(column) \(op.rawValue) ?", [bound]) }
+            guard case .custom(let key, _) = resolved else { return SQLFragment("0") }
+            return SQLFragment("i.rowid IN (SELECT item FROM custom_values WHERE key = ? AND number \(op.rawValue) ?)",
+                               [.text(key), bound])
+        case .text:
+            guard op == .equal, case .string(let text) = value else {
+                throw .unsupportedOperation("textContent is matched by words; use == with a quoted value")
+            }
+            return try match(attribute, pattern: text, kind: .word, options: [])
+        }
+    }
+
+    private func match(_ attribute: SearchableItemAttribute, pattern: String, kind: StringMatchKind,
+                       options: StringMatchOptions) throws(SearchIndexError) -> SQLFragment {
+        let flags = (options.contains(.caseInsensitive) ? "c" : "") + (options.contains(.diacriticInsensitive) ? "d" : "")
+        let globPattern: String
+        switch kind {
+        case .exact: globPattern = StringPattern.escape(pattern)
+        case .prefix: globPattern = StringPattern.escape(pattern) + "*"
+        case .contains: globPattern = "*" + StringPattern.escape(pattern) + "*"
+        case .word, .wildcard: globPattern = pattern
+        }
+        let wordFlag = kind == .word ? "w" : ""
+        switch try resolve(attribute) {
+        case .text:
+            // textContent is kept only in the full-text index: matched word by word.
+            let isPrefix = kind != .exact && kind != .word || pattern.hasSuffix("*")
+            guard let expression = Self.ftsExpression(pattern, prefix: isPrefix, column: "body") else { return SQLFragment("0") }
+            return SQLFragment("i.rowid IN (SELECT rowid FROM fts WHERE fts MATCH ?)", [.text(expression)])
+        case let .column(column, columnKind):
+            guard columnKind == .string || columnKind == .strings else {
+                throw .unsupportedOperation("\(attribute) holds \(columnKind) values; string matching needs a string attribute")
+            }
+            if flags.isEmpty, columnKind == .strings, kind == .exact || kind == .prefix {
+                let (condition, values) = Self.plainCondition("value", pattern, prefix: kind == .prefix)
+                return SQLFragment("i.rowid IN (SELECT item FROM list_values WHERE attribute = ? AND \(condition))",
+                                   [.text(attribute.rawValue)] + values)
+            }
+            if flags.isEmpty, kind == .exact || kind == .prefix {
+                let (condition, values) = Self.plainCondition(column, pattern, prefix: kind == .prefix)
+                return SQLFragment(condition, values)
+            }
+            let listFlag = columnKind == .strings ? "l" : ""
+            return SQLFragment("lantern_match(\(column), ?, ?)", [.text(globPattern), .text(flags + wordFlag + listFlag)])
+        case let .custom(key, customKind):
+            guard customKind == .string || customKind == .strings else {
+                throw .unsupportedOperation("\(attribute) holds \(customKind) values; string matching needs a string attribute")
+            }
+            if flags.isEmpty, kind == .exact || kind == .prefix {
+                let (condition, values) = Self.plainCondition("text", pattern, prefix: kind == .prefix)
+                return SQLFragment("i.rowid IN (SELECT item FROM custom_values WHERE key = ? AND \(condition))",
+                                   [.text(key)] + values)
+            }
+            return SQLFragment("i.rowid IN (SELECT item FROM custom_values WHERE key = ? AND lantern_match(text, ?, ?))",
+                               [.text(key), .text(globPattern), .text(flags + wordFlag)])
+        }
+    }
+
+    /// Exact or prefix comparison an index can serve (a prefix as a half-open range).
+    private static func plainCondition(_ column: String, _ value: String, prefix: Bool) -> (String, [SQLiteValue]) {
+        prefix ? ("(\(column) >= ? AND \(column) < ?)", [.text(value), .text(value + "\u{10FFFF}")])
+            : ("\(column) = ?", [.text(value)])
+    }
+
+    /// An FTS5 MATCH expression in which every word of `text` is a quoted string, so operators,
+    /// quotes and parentheses in the input are searched for, never interpreted. Nil when `text`
+    /// has no word characters.
+    static func ftsExpression(_ text: String, prefix: Bool, column: String?) -> String? {
+        var words: [String] = []
+        var current = ""
+        for scalar in text.unicodeScalars {
+            if scalar.properties.isAlphabetic || scalar.properties.numericType != nil || scalar.properties.isIdeographic {
+                current.unicodeScalars.append(scalar)
+            } else if !current.isEmpty {
+                words.append(current)
+                current = ""
+            }
+        }
+        if !current.isEmpty { words.append(current) }
+        guard !words.isEmpty else { return nil }
+        let quoted = words.enumerated().map { index, word in
+            let phrase = "\"" + word.replacingOccurrences(of: "\"", with: "\"\"") + "\"" + (prefix && index == words.count - 1 ? "*" : "")
+            return column.map { "\($0) : \(phrase)" } ?? phrase
+        }
+        return quoted.joined(separator: " AND ")
+    }
+
+    /// SQL for ORDER BY one attribute (missing values last).
+    func order(_ attribute: SearchableItemAttribute, ascending: Bool) throws(SearchIndexError) -> SQLFragment {
+        let direction = ascending ? "ASC" : "DESC"
+        switch try resolve(attribute) {
+        case .column(let column, _): return SQLFragment("\(column) \(direction) NULLS LAST")
+        case .text: throw .unsupportedOperation("sorting by textContent; sort by title or a date instead")
+        case let .custom(key, kind):
+            let field = kind == .number || kind == .date ? "number" : "text"
+            return SQLFragment("(SELECT \(field) FROM custom_values WHERE key = ? AND item = i.rowid LIMIT 1) \(direction) NULLS LAST",
+                               [.text(key)])
+        }
+    }
+
+    /// A numeric expression of one row, for statistics.
+    func numericExpression(_ attribute: SearchableItemAttribute) throws(SearchIndexError) -> SQLFragment {
+        switch try resolve(attribute) {
+        case let .column(column, kind) where kind == .number || kind == .date: return SQLFragment(column)
+        case let .custom(key, kind) where kind == .number || kind == .date:
+            return SQLFragment("(SELECT number FROM custom_values WHERE key = ? AND item = i.rowid LIMIT 1)", [.text(key)])
+        default: throw .unsupportedOperation("a statistic of \(attribute), which is not a number or a date")
+        }
+    }
+}

@@ -1,0 +1,345 @@
+import Foundation
+
+/// Runs searches, fetches and aggregations on one (reader) connection.
+struct QueryExecutor {
+    let database: SQLiteDatabase
+    let compiler: QueryCompiler
+    let timeZone: TimeZone
+    /// When set, items expiring at or before this instant are filtered out in SQL (used only while
+    /// a batch keeps the writer from purging them).
+    let hideExpiredAt: Date?
+
+    /// The FROM clause and WHERE condition for a predicate. A top-level full-text term drives the
+    /// query from the FTS table (the fast path for ranked search); the rest filters the join.
+    private func source(_ predicate: QueryPredicate, allowDriver: Bool = true) throws(SearchIndexError)
+        -> (from: SQLFragment, condition: SQLFragment, ranked: Bool) {
+        var rest = predicate
+        var driver: String?
+        if allowDriver {
+            switch predicate {
+            case let .fullText(text, prefix):
+                driver = QueryCompiler.ftsExpression(text, prefix: prefix, column: nil) ?? ""
+                rest = .all
+            case .and(var parts):
+                if let index = parts.firstIndex(where: { if case .fullText = $0 { true } else { false } }),
+                   case let .fullText(text, prefix) = parts[index] {
+                    driver = QueryCompiler.ftsExpression(text, prefix: prefix, column: nil) ?? ""
+                    parts.remove(at: index)
+                    rest = .and(parts)
+                }
+            default: break
+            }
+        }
+        var condition = try compiler.compile(rest)
+        if let hideExpiredAt {
+            condition.sql = "(\(condition.sql)) AND (i.expiration IS NULL OR i.expiration > ?)"
+            condition.bindings.append(.real(hideExpiredAt.timeIntervalSince1970))
+        }
+        if let driver {
+            if driver.isEmpty { condition = SQLFragment("0") }
+            return (SQLFragment("fts JOIN items i ON i.rowid = fts.rowid"),
+                    SQLFragment("fts MATCH ? AND (\(condition.sql))", [.text(driver.isEmpty ? "\"\"" : driver)] + condition.bindings),
+                    true)
+        }
+        return (SQLFragment("items i"), condition, false)
+    }
+
+    func search(_ query: SearchQuery) throws(SearchIndexError) -> [SearchHit] {
+        let (from, condition, ranked) = try source(query.predicate)
+        var orderings: [SQLFragment] = []
+        for order in query.sort {
+            switch order {
+            case .relevance: if ranked { orderings.append(SQLFragment("fts.rank")) }
+            case let .attribute(attribute, ascending): orderings.append(try compiler.order(attribute, ascending: ascending))
+            }
+        }
+        orderings.append(SQLFragment("i.rowid"))
+        let limit = SQLiteValue.integer(Int64(query.limit ?? -1))
+        let offset = SQLiteValue.integer(Int64(max(0, query.offset)))
+        let fetch = Set(query.fetchAttributes).subtracting([.textContent])
+
+        // Fast path: pure full-text top-N lets FTS5 rank and cut before touching items.
+        if ranked, condition.sql == "fts MATCH ? AND (1)", query.sort.first == .relevance || query.sort.isEmpty {
+            let ranks = try database.query("SELECT rowid, rank FROM fts WHERE fts MATCH ? ORDER BY rank LIMIT ? OFFSET ?",
+                                           condition.bindings + [limit, offset]) { ($0.integer(0), -$0.double(1)) }
+            let items = try loadItems(rowids: ranks.map(\.0), fetch: fetch)
+            return ranks.compactMap { rowid, score in items[rowid].map { SearchHit(item: $0, score: score) } }
+        }
+        let scoreColumn = ranked ? ", fts.rank" : ""
+        let sql = "SELECT \(IndexSchema.selectColumns)\(scoreColumn) FROM \(from.sql) WHERE \(condition.sql) ORDER BY "
+            + orderings.map(\.sql).joined(separator: ", ") + " LIMIT ? OFFSET ?"
+        let scoreIndex = 4 + IndexSchema.columns.count
+        let rows = try database.query(sql, from.bindings + condition.bindings + orderings.flatMap(\.bindings) + [limit, offset]) { row in
+            (ItemRowDecoder.decode(row, fetch: fetch), ranked ? -row.double(scoreIndex) : nil)
+        }
+        let custom = try customValues(rowids: rows.map(\.0.rowid), fetch: fetch)
+        return rows.map { decoded, score in
+            var item = decoded.item
+            for (attribute, value) in custom[decoded.rowid] ?? [:] { item.attributeSet[attribute] = value }
+            return SearchHit(item: item, score: score)
+        }
+    }
+
+    /// Items by rowid with only `fetch` attributes (plus identifiers).
+    private func loadItems(rowids: [Int64], fetch: Set<SearchableItemAttribute>) throws(SearchIndexError) -> [Int64: SearchableItem] {
+        guard !rowids.isEmpty else { return [:] }
+        let marks = Array(repeating: "?", count: rowids.count).joined(separator: ",")
+        var condition = "i.rowid IN (\(marks))"
+        var bindings = rowids.map(SQLiteValue.integer)
+        if let hideExpiredAt {
+            condition += " AND (i.expiration IS NULL OR i.expiration > ?)"
+            bindings.append(.real(hideExpiredAt.timeIntervalSince1970))
+        }
+        let rows = try database.query("SELECT \(IndexSchema.selectColumns) FROM items i WHERE \(condition)", bindings) {
+            ItemRowDecoder.decode($0, fetch: fetch)
+        }
+        let custom = try customValues(rowids: rows.map(\.rowid), fetch: fetch)
+        var items: [Int64: SearchableItem] = [:]
+        for row in rows {
+            var item = row.item
+            for (attribute, value) in custom[row.rowid] ?? [:] { item.attributeSet[attribute] = value }
+            items[row.rowid] = item
+        }
+        return items
+    }
+
+    private func customValues(rowids: [Int64], fetch: Set<SearchableItemAttribute>?) throws(SearchIndexError)
+        -> [Int64: [SearchableItemAttribute: AttributeValue]] {
+        let wanted = compiler.customKeys.values.filter { fetch?.contains($0.key.attribute) ?? true }
+        guard !rowids.isEmpty, !wanted.isEmpty else { return [:] }
+        let kinds = Dictionary(uniqueKeysWithValues: wanted.map { ($0.key.keyName, $0.kind) })
+        let marks = Array(repeating: "?", count: rowids.count).joined(separator: ",")
+        let rows = try database.query("SELECT item, key, text, number FROM custom_values WHERE item IN (\(marks)) ORDER BY rowid",
+                                      rowids.map(SQLiteValue.integer)) { row in
+            (row.integer(0), row.text(1) ?? "", row.text(2), row.isNull(3) ? nil : row.double(3))
+        }
+        var result: [Int64: [SearchableItemAttribute: AttributeValue]] = [:]
+        for (rowid, key, text, number) in rows {
+            guard let kind = kinds[key] else { continue }
+            let attribute = SearchableItemAttribute(rawValue: key)
+            switch kind {
+            case .string: if let text { result[rowid, default: [:]][attribute] = .string(text) }
+            case .strings:
+                if let text {
+                    let existing = result[rowid]?[attribute]?.stringsValue ?? []
+                    result[rowid, default: [:]][attribute] = .strings(existing + [text])
+                }
+            case .number: if let number { result[rowid, default: [:]][attribute] = .number(number) }
+            case .date: if let number { result[rowid, default: [:]][attribute] = .date(Date(timeIntervalSince1970: number)) }
+            }
+        }
+        return result
+    }
+
+    /// Complete items, textContent included; identifiers whose text fails to decode are returned
+    /// in `corrupt` so the caller can ask the delegate to reindex them.
+    func fetchItems(identifiers: [String]) throws(SearchIndexError) -> (items: [SearchableItem], corrupt: [String]) {
+        guard !identifiers.isEmpty else { return ([], []) }
+        let marks = Array(repeating: "?", count: identifiers.count).joined(separator: ",")
+        var condition = "i.identifier IN (\(marks))"
+        var bindings = identifiers.map(SQLiteValue.text)
+        if let hideExpiredAt {
+            condition += " AND (i.expiration IS NULL OR i.expiration > ?)"
+            bindings.append(.real(hideExpiredAt.timeIntervalSince1970))
+        }
+        let rows = try database.query(
+            "SELECT \(IndexSchema.selectColumns), i.textLength, t.data FROM items i LEFT JOIN item_text t ON t.rowid = i.rowid WHERE \(condition)",
+            bindings) { row in
+            (ItemRowDecoder.decode(row, fetch: nil), !row.isNull(4 + IndexSchema.columns.count), row.blob(5 + IndexSchema.columns.count))
+        }
+        let custom = try customValues(rowids: rows.map(\.0.rowid), fetch: nil)
+        var byIdentifier: [String: SearchableItem] = [:]
+        var corrupt: [String] = []
+        for (decoded, hasText, blob) in rows {
+            var item = decoded.item
+            for (attribute, value) in custom[decoded.rowid] ?? [:] { item.attributeSet[attribute] = value }
+            if hasText {
+                guard let blob, let text = TextCompression.decode(blob),
+                      let body = text.split(separator: "\u{0}", maxSplits: 2, omittingEmptySubsequences: false).dropFirst(2).first
+                else {
+                    corrupt.append(item.uniqueIdentifier)
+                    continue
+                }
+                item.attributeSet.textContent = String(body)
+            }
+            byIdentifier[item.uniqueIdentifier] = item
+        }
+        return (identifiers.compactMap { byIdentifier[$0] }, corrupt)
+    }
+
+    // MARK: Aggregations
+
+    func aggregate(_ aggregation: SearchAggregation, where predicate: QueryPredicate) throws(SearchIndexError) -> AggregationResult {
+        switch aggregation {
+        case .count:
+            let (from, condition, _) = try source(predicate)
+            let count = try database.query("SELECT count(*) FROM \(from.sql) WHERE \(condition.sql)",
+                                           from.bindings + condition.bindings) { $0.integer(0) }.first ?? 0
+            return .count(Int(count))
+        case let .statistic(statistic, attribute):
+            let (from, condition, _) = try source(predicate)
+            let expression = try compiler.numericExpression(attribute)
+            let sql = "SELECT \(Self.function(statistic))(\(expression.sql)), count(\(expression.sql)) FROM \(from.sql) WHERE \(condition.sql)"
+            let row = try database.query(sql, expression.bindings + expression.bindings + from.bindings + condition.bindings) { row in
+                (row.isNull(0) ? nil : row.double(0), Int(row.integer(1)))
+            }.first
+            return .statistic(row?.0, count: row?.1 ?? 0)
+        case let .groupBy(attribute, statistic, limit):
+            return try groupBy(attribute, statistic: statistic, limit: limit, where: predicate)
+        case let .groupByDate(attribute, unit, statistic):
+            return try groupByDate(attribute, unit: unit, statistic: statistic, where: predicate)
+        }
+    }
+
+    private static func function(_ statistic: Statistic) -> String {
+        switch statistic {
+        case .sum: "total"
+        case .average: "avg"
+        case .minimum: "min"
+        case .maximum: "max"
+        }
+    }
+
+    private func groupBy(_ attribute: SearchableItemAttribute, statistic: GroupStatistic?, limit: Int,
+                         where predicate: QueryPredicate) throws(SearchIndexError) -> AggregationResult {
+        var statExpression = SQLFragment("")
+        if let statistic {
+            let expression = try compiler.numericExpression(statistic.attribute)
+            statExpression = SQLFragment(", \(Self.function(statistic.statistic))(\(expression.sql))", expression.bindings)
+        }
+        let resolved = try compiler.resolve(attribute)
+        var keyKind: AttributeKind
+        var select: SQLFragment
+        switch resolved {
+        case .text:
+            throw .unsupportedOperation("grouping by textContent; group by a short attribute such as keywords or contentType")
+        case let .column(_, kind) where kind == .strings:
+            keyKind = .string
+            let condition = try source(predicate, allowDriver: false).condition
+            select = SQLFragment("SELECT lv.value, count(*)\(statExpression.sql) FROM list_values lv JOIN items i ON i.rowid = lv.item WHERE lv.attribute = ? AND (\(condition.sql)) GROUP BY lv.value",
+                                 statExpression.bindings + [.text(attribute.rawValue)] + condition.bindings)
+        case let .column(column, kind):
+            keyKind = kind
+            let (from, condition, _) = try source(predicate)
+            select = SQLFragment("SELECT \(column), count(*)\(statExpression.sql) FROM \(from.sql) WHERE \(column) IS NOT NULL AND (\(condition.sql)) GROUP BY \(column)",
+                                 statExpression.bindings + from.bindings + condition.bindings)
+        case let .custom(key, kind):
+            keyKind = kind == .strings ? .string : kind
+            let field = kind == .number || kind == .date ? "cv.number" : "cv.text"
+            let condition = try source(predicate, allowDriver: false).condition
+            select = SQLFragment("SELECT \(field), count(DISTINCT cv.item)\(statExpression.sql) FROM custom_values cv JOIN items i ON i.rowid = cv.item WHERE cv.key = ? AND \(field) IS NOT NULL AND (\(condition.sql)) GROUP BY \(field)",
+                                 statExpression.bindings + [.text(key)] + condition.bindings)
+        }
+        let boundedLimit = max(1, limit)
+        let rows = try database.query(select.sql + " ORDER BY 2 DESC, 1 LIMIT ?", select.bindings + [.integer(Int64(boundedLimit + 1))]) { row in
+            let key: AttributeValue
+            switch keyKind {
+            case .number: key = .number(row.double(0))
+            case .date: key = .date(Date(timeIntervalSince1970: row.double(0)))
+            case .string, .strings: key = .string(row.text(0) ?? "")
+            }
+            return AggregationGroup(key: key, label: key.description, count: Int(row.integer(1)),
+                                    value: statistic == nil || row.isNull(2) ? nil : row.double(2))
+        }
+        return .groups(Array(rows.prefix(boundedLimit)), isComplete: rows.count <= boundedLimit)
+    }
+
+    private func groupByDate(_ attribute: SearchableItemAttribute, unit: DateGroupingUnit, statistic: GroupStatistic?,
+                             where predicate: QueryPredicate) throws(SearchIndexError) -> AggregationResult {
+        var value = SQLFragment("NULL")
+        if let statistic { value = try compiler.numericExpression(statistic.attribute) }
+        let parts = "count(*), total(\(value.sql)), count(\(value.sql)), min(\(value.sql)), max(\(value.sql))"
+        let partBindings = value.bindings + value.bindings + value.bindings + value.bindings
+        let select: SQLFragment
+        switch try compiler.resolve(attribute) {
+        case let .column(_, kind) where kind == .date:
+            let day = "i.\"\(IndexSchema.dayColumn(attribute))\""
+            let (from, condition, _) = try source(predicate)
+            select = SQLFragment("SELECT \(day), \(parts) FROM \(from.sql) WHERE \(day) IS NOT NULL AND (\(condition.sql)) GROUP BY \(day)",
+                                 partBindings + from.bindings + condition.bindings)
+        case let .custom(key, kind) where kind == .date:
+            let condition = try source(predicate, allowDriver: false).condition
+            select = SQLFragment("SELECT cv.day, \(parts) FROM custom_values cv JOIN items i ON i.rowid = cv.item WHERE cv.key = ? AND cv.day IS NOT NULL AND (\(condition.sql)) GROUP BY cv.day",
+                                 partBindings + [.text(key)] + condition.bindings)
+        default:
+            throw .unsupportedOperation("grouping \(attribute) by \(unit): it is not a date attribute")
+        }
+        struct Bucket { var count = 0; var sum = 0.0; var valueCount = 0; var minimum: Double?; var maximum: Double? }
+        var buckets: [Int64: Bucket] = [:]
+        // Days are few (one row per distinct day); rolling them up to weeks, months or years is exact.
+        let days = try database.query(select.sql, select.bindings) { row in
+            (row.integer(0), Int(row.integer(1)), row.double(2), Int(row.integer(3)),
+             row.isNull(4) ? nil : row.double(4), row.isNull(5) ? nil : row.double(5))
+        }
+        for (day, count, sum, valueCount, minimum, maximum) in days {
+            let start = DayNumber.bucketStart(day, unit: unit)
+            var bucket = buckets[start] ?? Bucket()
+            bucket.count += count
+            bucket.sum += sum
+            bucket.valueCount += valueCount
+            if let minimum { bucket.minimum = Swift.min(bucket.minimum ?? minimum, minimum) }
+            if let maximum { bucket.maximum = Swift.max(bucket.maximum ?? maximum, maximum) }
+            buckets[start] = bucket
+        }
+        let groups = buckets.keys.sorted().compactMap { start -> AggregationGroup? in
+            guard let bucket = buckets[start] else { return nil }
+            var value: Double?
+            switch statistic?.statistic {
+            case .sum: value = bucket.sum
+            case .average: value = bucket.valueCount > 0 ? bucket.sum / Double(bucket.valueCount) : nil
+            case .minimum: value = bucket.minimum
+            case .maximum: value = bucket.maximum
+            case nil: value = nil
+            }
+            return AggregationGroup(key: .date(DayNumber.startDate(start, in: timeZone)),
+                                    label: DayNumber.label(start, unit: unit), count: bucket.count, value: value)
+        }
+        return .groups(groups, isComplete: true)
+    }
+
+    /// Which attributes items have, with counts (one pass over `items`, one over custom values).
+    func attributeCatalogue() throws(SearchIndexError) -> [AttributeSummary] {
+        let counts = IndexSchema.columns.map { "count(\"\($0.attribute.rawValue)\")" }.joined(separator: ", ")
+        let row = try database.query("SELECT count(textLength), \(counts) FROM items") { row in
+            (0...IndexSchema.columns.count).map { Int(row.integer($0)) }
+        }.first ?? []
+        var summaries: [AttributeSummary] = []
+        if let textCount = row.first, textCount > 0 {
+            summaries.append(AttributeSummary(attribute: .textContent, kind: .string, itemCount: textCount, isCustom: false))
+        }
+        for (column, count) in zip(IndexSchema.columns, row.dropFirst()) where count > 0 {
+            summaries.append(AttributeSummary(attribute: column.attribute, kind: column.kind, itemCount: count, isCustom: false))
+        }
+        let custom = try database.query("SELECT key, count(DISTINCT item) FROM custom_values GROUP BY key ORDER BY key") {
+            ($0.text(0) ?? "", Int($0.integer(1)))
+        }
+        for (key, count) in custom {
+            guard let record = compiler.customKeys[key] else { continue }
+            summaries.append(AttributeSummary(attribute: record.key.attribute, kind: record.kind, itemCount: count, isCustom: true))
+        }
+        return summaries
+    }
+}
+
+/// Decodes an `items` row selected with `IndexSchema.selectColumns`.
+enum ItemRowDecoder {
+    static func decode(_ row: SQLiteRow, fetch: Set<SearchableItemAttribute>?) -> (rowid: Int64, item: SearchableItem) {
+        var set = SearchableItemAttributeSet()
+        for (offset, column) in IndexSchema.columns.enumerated() {
+            let index = 4 + offset
+            guard fetch?.contains(column.attribute) ?? true, !row.isNull(index) else { continue }
+            switch column.kind {
+            case .string: set[column.attribute] = row.text(index).map(AttributeValue.string)
+            case .strings:
+                set[column.attribute] = row.text(index).map {
+                    .strings($0.split(separator: IndexSchema.listSeparator).map(String.init))
+                }
+            case .number: set[column.attribute] = .number(row.double(index))
+            case .date: set[column.attribute] = .date(Date(timeIntervalSince1970: row.double(index)))
+            }
+        }
+        let item = SearchableItem(uniqueIdentifier: row.text(1) ?? "", domainIdentifier: row.text(2), attributeSet: set,
+                                  expirationDate: row.isNull(3) ? nil : Date(timeIntervalSince1970: row.double(3)))
+        return (row.integer(0), item)
+    }
+}

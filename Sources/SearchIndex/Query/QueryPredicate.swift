@@ -1,0 +1,61 @@
+import Foundation
+
+/// How a string attribute is matched (query strings: `"x"` exact, `"x*"` prefix, `"*x*"`
+/// contains, other `*` placements wildcard; the `w` modifier makes any of them word-based).
+public enum StringMatchKind: String, Sendable, Hashable, Codable {
+    case exact, prefix, contains, word, wildcard
+}
+
+/// Core Spotlight's string modifiers: `c` case-insensitive, `d` diacritic-insensitive.
+public struct StringMatchOptions: OptionSet, Sendable, Hashable, Codable {
+    public let rawValue: Int
+    public init(rawValue: Int) { self.rawValue = rawValue }
+    public static let caseInsensitive = Self(rawValue: 1)
+    public static let diacriticInsensitive = Self(rawValue: 2)
+}
+
+/// Comparison operators for numbers and dates (and `==`/`!=` for exact strings).
+public enum ComparisonOperator: String, Sendable, Hashable, Codable {
+    case equal = "==", notEqual = "!=", less = "<", lessOrEqual = "<=", greater = ">", greaterOrEqual = ">="
+}
+
+/// A condition on items; the structured form of a Core Spotlight query string.
+///
+/// Built by code, by `QueryStringParser`, or by a search tool from a model's arguments. Compiled to
+/// parameterized SQL: no part of a predicate is ever spliced into SQL text.
+public indirect enum QueryPredicate: Sendable, Hashable {
+    /// Every (unexpired) item.
+    case all
+    /// Full-text search over every searchable attribute (title, textContent, keywords, …), ranked
+    /// with BM25. The text is split into words, each quoted, all required; `prefix` makes the last
+    /// word match as a prefix. FTS syntax in the text (`OR`, `NEAR(`, quotes) is searched for, not run.
+    case fullText(String, prefix: Bool = false)
+    /// `attribute op value` on numbers and dates; `==`/`!=` also on strings (exact).
+    case compare(SearchableItemAttribute, ComparisonOperator, AttributeValue)
+    /// `lower ≤ attribute ≤ upper` on numbers and dates (both bounds inclusive).
+    case inRange(SearchableItemAttribute, lower: AttributeValue, upper: AttributeValue)
+    /// A string (or any element of a string list) matched by `kind` with `options`.
+    /// For `.word` and `.wildcard`, `*` in `pattern` matches any run of characters and `\` escapes;
+    /// for the other kinds the pattern is literal.
+    case match(SearchableItemAttribute, pattern: String, kind: StringMatchKind, options: StringMatchOptions = [])
+    /// A string list (keywords, authorNames, …) contains `value` exactly.
+    case contains(SearchableItemAttribute, String)
+    /// The item's content type is this UTI.
+    case contentType(String)
+    /// The item's domain is this one or nested under it (`mail` matches `mail.inbox`).
+    case domain(String)
+    /// The attribute has a value.
+    case exists(SearchableItemAttribute)
+    case and([QueryPredicate])
+    case or([QueryPredicate])
+    case not(QueryPredicate)
+
+    /// Whether a full-text term appears (outside a NOT), so results can be ranked by relevance.
+    var fullTextTerms: [(String, Bool)] {
+        switch self {
+        case let .fullText(text, prefix): [(text, prefix)]
+        case .and(let parts), .or(let parts): parts.flatMap(\.fullTextTerms)
+        default: []
+        }
+    }
+}

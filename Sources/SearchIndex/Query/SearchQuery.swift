@@ -1,0 +1,45 @@
+import Foundation
+
+/// How results are ordered.
+public enum SearchSortOrder: Sendable, Hashable {
+    /// BM25 relevance of the full-text part (best first); falls back to insertion order.
+    case relevance
+    case attribute(SearchableItemAttribute, ascending: Bool)
+}
+
+/// A structured query: a predicate plus sort, paging and the attributes to return.
+///
+/// Mirrors the shape of `CSSearchQuery` + `CSSearchQueryContext.fetchAttributes`. Only
+/// `fetchAttributes` come back in results (the "metadata gap" fix: the caller states what it
+/// needs); `textContent` is never returned by a search, only by `SearchableIndex.fetchItems`.
+public struct SearchQuery: Sendable, Hashable {
+    public var predicate: QueryPredicate
+    public var sort: [SearchSortOrder]
+    public var limit: Int?
+    public var offset: Int
+    public var fetchAttributes: [SearchableItemAttribute]
+
+    public init(_ predicate: QueryPredicate = .all, sort: [SearchSortOrder] = [.relevance], limit: Int? = 20,
+                offset: Int = 0, fetchAttributes: [SearchableItemAttribute] = [.title]) {
+        self.predicate = predicate
+        self.sort = sort
+        self.limit = limit
+        self.offset = offset
+        self.fetchAttributes = fetchAttributes
+    }
+
+    /// A query from a Core Spotlight query string (see `QueryStringParser`).
+    public init(queryString: String, sort: [SearchSortOrder] = [.relevance], limit: Int? = 20, offset: Int = 0,
+                fetchAttributes: [SearchableItemAttribute] = [.title], now: Date = Date(),
+                timeZone: TimeZone = .current) throws(QueryStringError) {
+        let predicate = try QueryStringParser(now: now, timeZone: timeZone).parse(queryString)
+        self.init(predicate, sort: sort, limit: limit, offset: offset, fetchAttributes: fetchAttributes)
+    }
+}
+
+/// One result: the item with only the requested attributes, and its relevance when ranked.
+public struct SearchHit: Sendable, Hashable {
+    public var item: SearchableItem
+    /// BM25 score (higher is better) when the query had a full-text part; nil otherwise.
+    public var score: Double?
+}

@@ -1,1 +1,0 @@
-// Replaced by the SearchIndex module's real sources.

@@ -1,0 +1,251 @@
+import Foundation
+import Synchronization
+
+/// A named, persistent, Core-Spotlight-style index: one SQLite file (WAL) holding items, their
+/// metadata and a full-text index.
+///
+/// Mirrors `CSSearchableIndex` (named index, `indexSearchableItems`, the three deletes, batches
+/// with client state, an index delegate) with async methods. An actor: it owns the one writer
+/// connection; searches go to a small pool of reader connections, so many tasks can search at once
+/// while one writes.
+public actor SearchableIndex {
+    /// Where the index lives.
+    public nonisolated let fileURL: URL
+    /// The time zone day/week/month/year groupings use (fixed when the index is opened).
+    public nonisolated let timeZone: TimeZone
+    private let writer: SQLiteDatabase
+    private let store: ItemStore
+    private let readers: [IndexReader]
+    private let nextReader = Atomic<Int>(0)
+    private var inBatch = false
+    private var earliestExpiration: Date?
+    private var catalogue: [AttributeSummary]?
+    private var delegate: (any SearchableIndexDelegate)?
+    private var wasCreatedAnew: Bool
+
+    /// Opens (or creates) the index named `name` under `$XDG_DATA_HOME/lantern/indexes/`
+    /// (`~/.local/share/lantern/indexes/` when unset), like `CSSearchableIndex(name:)`.
+    public init(name: String, timeZone: TimeZone = .current, readerCount: Int = 2) throws(SearchIndexError) {
+        try self.init(url: try Self.defaultURL(name: name), timeZone: timeZone, readerCount: readerCount)
+    }
+
+    /// Opens (or creates) the index at a file URL the caller chooses.
+    public init(url: URL, timeZone: TimeZone = .current, readerCount: Int = 2) throws(SearchIndexError) {
+        let folder = url.deletingLastPathComponent()
+        do {
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        } catch {
+            throw .cannotCreateDirectory(path: folder.path, reason: error.localizedDescription)
+        }
+        fileURL = url
+        self.timeZone = timeZone
+        writer = try SQLiteDatabase(path: url.path, readOnly: false)
+        try writer.execute("""
+            PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA cache_size = -131072;
+            PRAGMA temp_store = MEMORY; PRAGMA mmap_size = 1073741824;
+            """)
+        let version = try writer.query("PRAGMA user_version") { $0.integer(0) }.first ?? 0
+        wasCreatedAnew = version != Int64(IndexSchema.version)
+        if wasCreatedAnew {
+            try writer.execute("BEGIN IMMEDIATE; \(IndexSchema.dropStatements) \(IndexSchema.createStatements) PRAGMA user_version = \(IndexSchema.version); COMMIT;")
+        }
+        store = try ItemStore(database: writer, timeZone: timeZone)
+        readers = try (0..<max(1, readerCount)).map { (_) throws(SearchIndexError) in try IndexReader(path: url.path) }
+        earliestExpiration = try store.earliestExpiration()
+    }
+
+    /// `$XDG_DATA_HOME/lantern/indexes/<name>.sqlite`.
+    public static func defaultURL(name: String) throws(SearchIndexError) -> URL {
+        guard !name.isEmpty, !name.hasPrefix("."), name.allSatisfy({ $0.isLetter || $0.isNumber || "._-".contains($0) }) else {
+            throw .invalidIndexName(name)
+        }
+        let environment = ProcessInfo.processInfo.environment
+        let base = environment["XDG_DATA_HOME"].flatMap { $0.hasPrefix("/") ? URL(fileURLWithPath: $0) : nil }
+            ?? FileManager.default.homeDirectoryForCurrentUser.appendingPathComponent(".local/share")
+        return base.appendingPathComponent("lantern/indexes/\(name).sqlite")
+    }
+
+    /// Sets the delegate. If the file was just created (new, or rebuilt for a newer schema), the
+    /// delegate is asked at once to reindex everything.
+    public func setDelegate(_ delegate: (any SearchableIndexDelegate)?) async throws {
+        self.delegate = delegate
+        if wasCreatedAnew, let delegate {
+            wasCreatedAnew = false
+            try await delegate.reindexAllSearchableItems(in: self)
+        }
+    }
+
+    // MARK: Writes
+
+    /// Inserts or replaces items (by identifier), all or none.
+    public func indexSearchableItems(_ items: [SearchableItem]) throws(SearchIndexError) {
+        try write { (store) throws(SearchIndexError) in
+            for item in items { try store.upsert(item) }
+            if let earliest = items.compactMap(\.expirationDate).min() {
+                earliestExpiration = min(earliestExpiration ?? earliest, earliest)
+            }
+        }
+    }
+
+    public func deleteSearchableItems(withIdentifiers identifiers: [String]) throws(SearchIndexError) {
+        try write { (store) throws(SearchIndexError) in try store.delete(identifiers: identifiers) }
+    }
+
+    /// Deletes items in these domains and their subdomains (`mail` covers `mail.inbox`).
+    public func deleteSearchableItems(withDomainIdentifiers domains: [String]) throws(SearchIndexError) {
+        try write { (store) throws(SearchIndexError) in try store.delete(domains: domains) }
+    }
+
+    public func deleteAllSearchableItems() throws(SearchIndexError) {
+        try write { (store) throws(SearchIndexError) in try store.deleteAll() }
+    }
+
+    /// Each call is a savepoint: inside a batch it nests in the batch's transaction, outside it is
+    /// its own transaction. A failing call leaves nothing behind.
+    private func write(_ body: (ItemStore) throws(SearchIndexError) -> Void) throws(SearchIndexError) {
+        try writer.execute("SAVEPOINT lantern_write")
+        do {
+            try body(store)
+            try writer.execute("RELEASE lantern_write")
+        } catch {
+            try? writer.execute("ROLLBACK TO lantern_write; RELEASE lantern_write")
+            throw error
+        }
+        catalogue = nil
+    }
+
+    /// Copies the write-ahead log into the main file and truncates it, so the file alone holds the
+    /// index (worth calling after a large import, before measuring or copying the file).
+    public func checkpoint() throws(SearchIndexError) {
+        guard !inBatch else { throw .unsupportedOperation("checkpoint during an open batch; call endBatch(clientState:) first") }
+        try writer.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    }
+
+    // MARK: Batches
+
+    /// Opens a batch: writes until `endBatch(clientState:)` commit together with the client state.
+    /// A process killed before `endBatch` leaves the index exactly as before `beginBatch`.
+    public func beginBatch() throws(SearchIndexError) {
+        guard !inBatch else { throw .batchAlreadyInProgress }
+        try writer.execute("BEGIN IMMEDIATE")
+        inBatch = true
+    }
+
+    /// Commits the batch and its client state (at most 250 bytes) atomically.
+    public func endBatch(clientState: Data) throws(SearchIndexError) {
+        guard inBatch else { throw .noBatchInProgress }
+        guard clientState.count <= 250 else { throw .clientStateTooLarge(byteCount: clientState.count) }
+        try writer.run("INSERT OR REPLACE INTO meta(key, value) VALUES('clientState', ?)", [.blob(Array(clientState))])
+        try writer.execute("COMMIT")
+        inBatch = false
+    }
+
+    /// The client state of the last committed batch; nil before any.
+    public func fetchLastClientState() async throws(SearchIndexError) -> Data? {
+        try await read { (database) throws(SearchIndexError) in
+            try database.query("SELECT value FROM meta WHERE key = 'clientState'") { $0.blob(0).map { Data($0) } }.first ?? nil
+        }
+    }
+
+    // MARK: Reads
+
+    /// Runs a query; only `fetchAttributes` come back (never `textContent`).
+    public func search(_ query: SearchQuery) async throws(SearchIndexError) -> [SearchHit] {
+        let executor = try await prepareRead()
+        return try await read { (database) throws(SearchIndexError) in try executor(database).search(query) }
+    }
+
+    /// Runs an aggregation over the items matching `predicate`, inside SQLite.
+    public func aggregate(_ aggregation: SearchAggregation, where predicate: QueryPredicate = .all) async throws(SearchIndexError) -> AggregationResult {
+        let executor = try await prepareRead()
+        return try await read { (database) throws(SearchIndexError) in try executor(database).aggregate(aggregation, where: predicate) }
+    }
+
+    /// The distinct values of an attribute (each list element counts) with item counts, most
+    /// frequent first; `isComplete` tells whether there were at most `limit`.
+    public func distinctValues(of attribute: SearchableItemAttribute, limit: Int = 50) async throws(SearchIndexError) -> DistinctValues {
+        guard case let .groups(groups, isComplete) = try await aggregate(.groupBy(attribute, limit: limit)) else {
+            return DistinctValues(values: [], isComplete: true)
+        }
+        return DistinctValues(values: groups.map { ($0.key, $0.count) }, isComplete: isComplete)
+    }
+
+    /// The attributes present in the index with how many items have each (cached until a write).
+    public func attributeCatalogue() async throws(SearchIndexError) -> [AttributeSummary] {
+        if let catalogue { return catalogue }
+        let executor = try await prepareRead()
+        let result = try await read { (database) throws(SearchIndexError) in try executor(database).attributeCatalogue() }
+        catalogue = result
+        return result
+    }
+
+    /// Complete stored items, `textContent` included — the fetch path that search results never
+    /// take. Items whose stored text is corrupt are dropped and handed to the delegate to reindex.
+    public func fetchItems(identifiers: [String]) async throws -> [SearchableItem] {
+        let executor = try await prepareRead()
+        let (items, corrupt) = try await read { (database) throws(SearchIndexError) in try executor(database).fetchItems(identifiers: identifiers) }
+        if !corrupt.isEmpty { try await refresh(identifiers: corrupt) }
+        return items
+    }
+
+    /// Items from the delegate's hydration method (nil when no delegate is set).
+    public func hydratedItems(identifiers: [String]) async -> [SearchableItem]? {
+        guard let delegate else { return nil }
+        return await delegate.searchableItems(forIdentifiers: identifiers)
+    }
+
+    /// The number of items (unexpired).
+    public func count(where predicate: QueryPredicate = .all) async throws(SearchIndexError) -> Int {
+        guard case .count(let count) = try await aggregate(.count, where: predicate) else { return 0 }
+        return count
+    }
+
+    // MARK: Rebuilding
+
+    /// Empties the index and asks the delegate to donate every item again.
+    public func rebuild() async throws {
+        try deleteAllSearchableItems()
+        try await delegate?.reindexAllSearchableItems(in: self)
+    }
+
+    /// Drops these items and asks the delegate to donate them again.
+    public func refresh(identifiers: [String]) async throws {
+        try write { (store) throws(SearchIndexError) in
+            for identifier in identifiers {
+                for rowid in try store.database.query("SELECT rowid FROM items WHERE identifier = ?", [.text(identifier)], { $0.integer(0) }) {
+                    // A corrupt row cannot return its words to FTS; drop its row and text so it stops surfacing.
+                    do { try store.deleteRow(rowid, identifier: identifier) } catch {
+                        try store.database.run("DELETE FROM item_text WHERE rowid = ?", [.integer(rowid)])
+                        try store.database.run("DELETE FROM custom_values WHERE item = ?", [.integer(rowid)])
+                        try store.database.run("DELETE FROM items WHERE rowid = ?", [.integer(rowid)])
+                    }
+                }
+            }
+        }
+        try await delegate?.reindexSearchableItems(withIdentifiers: identifiers, in: self)
+    }
+
+    // MARK: Internals
+
+    /// Purges expired items (or, inside a batch, hides them) and snapshots what readers need.
+    private func prepareRead() async throws(SearchIndexError) -> @Sendable (SQLiteDatabase) -> QueryExecutor {
+        let now = Date()
+        var hide: Date?
+        if let earliest = earliestExpiration, earliest <= now {
+            if inBatch {
+                hide = now
+            } else {
+                try write { (store) throws(SearchIndexError) in _ = try store.purgeExpired(now: now) }
+                earliestExpiration = try store.earliestExpiration()
+            }
+        }
+        let compiler = QueryCompiler(customKeys: store.customKeys)
+        let timeZone = timeZone
+        return { [hide] database in QueryExecutor(database: database, compiler: compiler, timeZone: timeZone, hideExpiredAt: hide) }
+    }
+
+    private func read<T: Sendable>(_ body: @Sendable (SQLiteDatabase) throws(SearchIndexError) -> T) async throws(SearchIndexError) -> T {
+        let index = nextReader.wrappingAdd(1, ordering: .relaxed).oldValue
+        return try await readers[index % readers.count].read(body)
+    }
+}

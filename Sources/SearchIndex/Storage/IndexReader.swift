@@ -1,0 +1,16 @@
+import Foundation
+
+/// One read-only connection in its own actor, so searches run beside the writer and beside each
+/// other (WAL lets readers see the last committed state while a write or batch is in progress).
+actor IndexReader {
+    private let database: SQLiteDatabase
+
+    init(path: String) throws(SearchIndexError) {
+        database = try SQLiteDatabase(path: path, readOnly: true)
+        try database.execute("PRAGMA cache_size = -65536; PRAGMA mmap_size = 1073741824; PRAGMA temp_store = MEMORY;")
+    }
+
+    func read<T: Sendable>(_ body: @Sendable (SQLiteDatabase) throws(SearchIndexError) -> T) throws(SearchIndexError) -> T {
+        try body(database)
+    }
+}

@@ -1,0 +1,197 @@
+import CSQLite
+import Foundation
+
+/// The one file of this module that touches SQLite's C pointers.
+///
+/// `SQLiteDatabase` owns a `sqlite3*` and `SQLiteStatement` owns a `sqlite3_stmt*`; both free them
+/// in `deinit`. Neither is `Sendable`: each connection lives inside exactly one actor
+/// (`SearchableIndex` for the writer, `IndexReader` for each reader), which is how the index stays
+/// free of data races while SQLite itself runs in its multi-thread mode.
+final class SQLiteDatabase {
+    private let handle: OpaquePointer
+    let path: String
+    private var statementCache: [String: SQLiteStatement] = [:]
+
+    /// Opens (creating when `readOnly` is false) the database at `path`.
+    init(path: String, readOnly: Bool) throws(SearchIndexError) {
+        var pointer: OpaquePointer?
+        let flags = (readOnly ? SQLITE_OPEN_READONLY : (SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE))
+            | SQLITE_OPEN_NOMUTEX
+        let code = sqlite3_open_v2(path, &pointer, flags, nil)
+        guard code == SQLITE_OK, let pointer else {
+            let message = pointer.map { String(cString: sqlite3_errmsg($0)) } ?? "out of memory"
+            if let pointer { sqlite3_close_v2(pointer) }
+            throw .database(message: message, code: Int(code), sql: "open \(path)")
+        }
+        handle = pointer
+        self.path = path
+        sqlite3_busy_timeout(handle, 10_000)
+        sqlite3_extended_result_codes(handle, 1)
+        try registerFunctions()
+    }
+
+    deinit {
+        statementCache.removeAll()
+        sqlite3_close_v2(handle)
+    }
+
+    /// Runs one or more statements without parameters (DDL, pragmas, transaction control).
+    func execute(_ sql: String) throws(SearchIndexError) {
+        let code = sqlite3_exec(handle, sql, nil, nil, nil)
+        guard code == SQLITE_OK else { throw error(code: code, sql: sql) }
+    }
+
+    /// A prepared statement for `sql`, cached per connection so hot paths prepare once.
+    func statement(_ sql: String) throws(SearchIndexError) -> SQLiteStatement {
+        if let cached = statementCache[sql] {
+            cached.reset()
+            return cached
+        }
+        var pointer: OpaquePointer?
+        let code = sqlite3_prepare_v3(handle, sql, -1, UInt32(SQLITE_PREPARE_PERSISTENT), &pointer, nil)
+        guard code == SQLITE_OK, let pointer else { throw error(code: code, sql: sql) }
+        let statement = SQLiteStatement(handle: pointer, database: self, sql: sql)
+        statementCache[sql] = statement
+        return statement
+    }
+
+    /// Runs a parameterized query and maps each row.
+    func query<T>(_ sql: String, _ bindings: [SQLiteValue] = [],
+                  _ map: (SQLiteRow) throws(SearchIndexError) -> T) throws(SearchIndexError) -> [T] {
+        let statement = try statement(sql)
+        defer { statement.reset() }
+        try statement.bind(bindings)
+        var rows: [T] = []
+        while try statement.step() { rows.append(try map(SQLiteRow(statement: statement))) }
+        return rows
+    }
+
+    /// Runs a parameterized statement that returns no rows.
+    func run(_ sql: String, _ bindings: [SQLiteValue] = []) throws(SearchIndexError) {
+        let statement = try statement(sql)
+        defer { statement.reset() }
+        try statement.bind(bindings)
+        while try statement.step() {}
+    }
+
+    var lastInsertedRowID: Int64 { sqlite3_last_insert_rowid(handle) }
+    var changes: Int { Int(sqlite3_changes(handle)) }
+
+    fileprivate func error(code: Int32, sql: String) -> SearchIndexError {
+        .database(message: String(cString: sqlite3_errmsg(handle)), code: Int(code), sql: sql)
+    }
+
+    /// Registers `lantern_match(value, pattern, flags)`, the string-match operator of query
+    /// strings (`*` wildcards, `c`/`d`/`w` modifiers), which SQLite has no built-in for.
+    private func registerFunctions() throws(SearchIndexError) {
+        let code = sqlite3_create_function_v2(
+            handle, "lantern_match", 3, SQLITE_UTF8 | SQLITE_DETERMINISTIC, nil,
+            { context, count, arguments in
+                guard count == 3, let arguments,
+                      let value = textArgument(arguments[0]),
+                      let pattern = textArgument(arguments[1]) else {
+                    sqlite3_result_int(context, 0)
+                    return
+                }
+                let flags = textArgument(arguments[2]) ?? ""
+                sqlite3_result_int(context, StringPattern.cached(pattern, flags: flags).matches(value) ? 1 : 0)
+            }, nil, nil, nil)
+        guard code == SQLITE_OK else { throw error(code: code, sql: "create function lantern_match") }
+    }
+}
+
+private func textArgument(_ value: OpaquePointer?) -> String? {
+    guard sqlite3_value_type(value) != SQLITE_NULL, let text = sqlite3_value_text(value) else { return nil }
+    return String(cString: text)
+}
+
+/// A value bound to or read from SQLite.
+enum SQLiteValue: Sendable, Hashable {
+    case null
+    case integer(Int64)
+    case real(Double)
+    case text(String)
+    case blob([UInt8])
+}
+
+/// A prepared statement owned by its connection.
+final class SQLiteStatement {
+    fileprivate let handle: OpaquePointer
+    private unowned let database: SQLiteDatabase
+    let sql: String
+
+    fileprivate init(handle: OpaquePointer, database: SQLiteDatabase, sql: String) {
+        self.handle = handle
+        self.database = database
+        self.sql = sql
+    }
+
+    deinit { sqlite3_finalize(handle) }
+
+    func reset() {
+        sqlite3_reset(handle)
+        sqlite3_clear_bindings(handle)
+    }
+
+    func bind(_ values: [SQLiteValue]) throws(SearchIndexError) {
+        for (offset, value) in values.enumerated() {
+            let index = Int32(offset + 1)
+            let code: Int32
+            switch value {
+            case .null: code = sqlite3_bind_null(handle, index)
+            case .integer(let number): code = sqlite3_bind_int64(handle, index, number)
+            case .real(let number): code = sqlite3_bind_double(handle, index, number)
+            case .text(let text): code = sqlite3_bind_text(handle, index, text, Int32(text.utf8.count), sqliteTransient)
+            case .blob(let bytes):
+                code = bytes.withUnsafeBytes { buffer in
+                    sqlite3_bind_blob(handle, index, buffer.baseAddress, Int32(buffer.count), sqliteTransient)
+                }
+            }
+            guard code == SQLITE_OK else { throw database.error(code: code, sql: sql) }
+        }
+    }
+
+    /// Advances one row; false when done.
+    func step() throws(SearchIndexError) -> Bool {
+        let code = sqlite3_step(handle)
+        if code == SQLITE_ROW { return true }
+        if code == SQLITE_DONE { return false }
+        throw database.error(code: code, sql: sql)
+    }
+}
+
+private let sqliteTransient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
+
+/// Column access for the current row of a statement.
+struct SQLiteRow {
+    fileprivate let statement: SQLiteStatement
+
+    func isNull(_ column: Int) -> Bool { sqlite3_column_type(statement.handle, Int32(column)) == SQLITE_NULL }
+
+    func integer(_ column: Int) -> Int64 { sqlite3_column_int64(statement.handle, Int32(column)) }
+
+    func double(_ column: Int) -> Double { sqlite3_column_double(statement.handle, Int32(column)) }
+
+    func text(_ column: Int) -> String? {
+        guard !isNull(column), let pointer = sqlite3_column_text(statement.handle, Int32(column)) else { return nil }
+        return String(cString: pointer)
+    }
+
+    func blob(_ column: Int) -> [UInt8]? {
+        guard !isNull(column) else { return nil }
+        let count = Int(sqlite3_column_bytes(statement.handle, Int32(column)))
+        guard count > 0, let pointer = sqlite3_column_blob(statement.handle, Int32(column)) else { return [] }
+        return Array(UnsafeRawBufferPointer(start: pointer, count: count))
+    }
+
+    /// The column as a value of its stored type.
+    func value(_ column: Int) -> SQLiteValue {
+        switch sqlite3_column_type(statement.handle, Int32(column)) {
+        case SQLITE_INTEGER: return .integer(integer(column))
+        case SQLITE_FLOAT: return .real(double(column))
+        case SQLITE_TEXT: return text(column).map(SQLiteValue.text) ?? .null
+        case SQLITE_BLOB: return blob(column).map(SQLiteValue.blob) ?? .null
+        default: return .null
+        }
+    }
+}

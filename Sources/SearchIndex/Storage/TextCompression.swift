@@ -1,0 +1,108 @@
+/// A small LZ77 codec for stored `textContent`, in Swift because Foundation on Linux has no
+/// compression API and the package takes no dependencies.
+///
+/// Stored form: one tag byte (0 = stored as is, 1 = compressed), then the payload. Text is
+/// compressed only when that saves at least an eighth, so short or incompressible text costs one
+/// byte. Compressed payload: varint original length, then sequences of
+/// (varint literal count, literals, varint match length, varint distance); match length 0 ends.
+enum TextCompression {
+    static func encode(_ text: String) -> [UInt8] {
+        let input = Array(text.utf8)
+        if input.count >= 64, let compressed = compress(input), compressed.count < input.count - input.count / 8 {
+            return [1] + compressed
+        }
+        return [0] + input
+    }
+
+    /// Nil when the bytes are not a valid encoding (a corrupt row).
+    static func decode(_ stored: [UInt8]) -> String? {
+        guard let tag = stored.first else { return "" }
+        switch tag {
+        case 0: return String(decoding: stored.dropFirst(), as: UTF8.self)
+        case 1: return decompress(stored.dropFirst()).map { String(decoding: $0, as: UTF8.self) }
+        default: return nil
+        }
+    }
+
+    private static let minimumMatch = 4
+    private static let hashBits = 13
+
+    private static func compress(_ input: [UInt8]) -> [UInt8]? {
+        var output: [UInt8] = []
+        output.reserveCapacity(input.count / 2)
+        appendVarint(input.count, to: &output)
+        var table = [Int](repeating: -1, count: 1 << hashBits)
+        var literalStart = 0
+        var position = 0
+        let end = input.count - minimumMatch
+        input.withUnsafeBufferPointer { bytes in
+            while position <= end {
+                let word = UInt32(bytes[position]) | UInt32(bytes[position + 1]) << 8
+                    | UInt32(bytes[position + 2]) << 16 | UInt32(bytes[position + 3]) << 24
+                let hash = Int((word &* 2_654_435_761) >> (32 - UInt32(hashBits)))
+                let candidate = table[hash]
+                table[hash] = position
+                if candidate >= 0, position - candidate < 65_536,
+                   bytes[candidate] == bytes[position], bytes[candidate + 1] == bytes[position + 1],
+                   bytes[candidate + 2] == bytes[position + 2], bytes[candidate + 3] == bytes[position + 3] {
+                    var length = minimumMatch
+                    while position + length < bytes.count, bytes[candidate + length] == bytes[position + length] {
+                        length += 1
+                    }
+                    appendVarint(position - literalStart, to: &output)
+                    output.append(contentsOf: bytes[literalStart..<position])
+                    appendVarint(length, to: &output)
+                    appendVarint(position - candidate, to: &output)
+                    position += length
+                    literalStart = position
+                } else {
+                    position += 1
+                }
+            }
+        }
+        appendVarint(input.count - literalStart, to: &output)
+        output.append(contentsOf: input[literalStart...])
+        appendVarint(0, to: &output)
+        return output
+    }
+
+    private static func decompress(_ input: ArraySlice<UInt8>) -> [UInt8]? {
+        var cursor = input.startIndex
+        guard let total = readVarint(input, &cursor), total < 1 << 31 else { return nil }
+        var output: [UInt8] = []
+        output.reserveCapacity(total)
+        while true {
+            guard let literals = readVarint(input, &cursor), literals <= input.endIndex - cursor else { return nil }
+            output.append(contentsOf: input[cursor..<cursor + literals])
+            cursor += literals
+            guard let length = readVarint(input, &cursor) else { return nil }
+            if length == 0 { break }
+            guard let distance = readVarint(input, &cursor), distance > 0, distance <= output.count,
+                  output.count + length <= total else { return nil }
+            let start = output.count - distance
+            for offset in 0..<length { output.append(output[start + offset]) }
+        }
+        return output.count == total ? output : nil
+    }
+
+    private static func appendVarint(_ value: Int, to output: inout [UInt8]) {
+        var remaining = UInt(value)
+        while remaining >= 0x80 {
+            output.append(UInt8(remaining & 0x7F) | 0x80)
+            remaining >>= 7
+        }
+        output.append(UInt8(remaining))
+    }
+
+    private static func readVarint(_ input: ArraySlice<UInt8>, _ cursor: inout Int) -> Int? {
+        var value = 0, shift = 0
+        while cursor < input.endIndex, shift < 63 {
+            let byte = input[cursor]
+            cursor += 1
+            value |= Int(byte & 0x7F) << shift
+            if byte & 0x80 == 0 { return value }
+            shift += 7
+        }
+        return nil
+    }
+}
