@@ -8,19 +8,22 @@ import TokenBudget
 /// delivered in small pieces like a real stream. Prompts it received are kept for inspection.
 public final class ScriptedLanguageModel: LanguageModel {
     private let script: Mutex<[String]>
-    private let received = Mutex<[String]>([])
+    private let received = Mutex<[(String, GenerationParameters)]>([])
     /// Pause before each piece, so a test can cancel mid-generation.
     public let pieceDelay: Duration
+    public let chatTemplate: ChatTemplate
 
-    public init(_ outputs: [String], pieceDelay: Duration = .zero) {
+    public init(_ outputs: [String], family: ChatTemplate.Family = .chatml, pieceDelay: Duration = .zero) {
         self.script = Mutex(outputs)
         self.pieceDelay = pieceDelay
+        self.chatTemplate = ChatTemplate(family: family)
     }
 
     /// The prompts generated from so far, in order.
-    public var prompts: [String] { received.withLock { $0 } }
+    public var prompts: [String] { received.withLock { $0.map(\.0) } }
+    /// The generation parameters of each request (grammar, stop strings, limits), in order.
+    public var parameters: [GenerationParameters] { received.withLock { $0.map(\.1) } }
 
-    public var chatTemplate: ChatTemplate { ChatTemplate(family: .chatml) }
     public var tokenCounter: any TokenCounter { CharacterCountTokenCounter() }
     public var defaultContextWindow: ContextWindow { .k8 }
     public func singleTokens(spelling text: String) -> [Token] { [] }
@@ -29,8 +32,8 @@ public final class ScriptedLanguageModel: LanguageModel {
         ScriptedConversation(model: self, contextSize: window.tokens)
     }
 
-    fileprivate func next(for prompt: String) -> String? {
-        received.withLock { $0.append(prompt) }
+    fileprivate func next(for prompt: String, parameters: GenerationParameters) -> String? {
+        received.withLock { $0.append((prompt, parameters)) }
         return script.withLock { $0.isEmpty ? nil : $0.removeFirst() }
     }
 }
@@ -57,7 +60,7 @@ private final class ScriptedConversation: LanguageModelConversation {
     func prefill(prompt: String) async throws {}
 
     func generate(prompt: String, parameters: GenerationParameters) -> AsyncThrowingStream<GenerationEvent, any Error> {
-        let output = model.next(for: prompt)
+        let output = model.next(for: prompt, parameters: parameters)
         let delay = model.pieceDelay
         let (stream, continuation) = AsyncThrowingStream<GenerationEvent, any Error>.makeStream()
         let task = Task { [self] in
