@@ -279,3 +279,25 @@ struct SessionLoopTests {
         #expect(session.transcript.count == 1 + 3 * 4)
     }
 }
+
+@Suite("Reading tool calls out of generated text")
+struct ToolCallParsingTests {
+    @Test func aCallCutOffAfterCompleteOnesIsDroppedFromTheTurn() async throws {
+        let complete = SessionLoopTests.call("add", #"{"a": 1, "b": 2}"#)
+        let model = ScriptedLanguageModel([complete + "\n<tool_call>\n{\"name\": \"ad", "3"])
+        let session = LanguageModelSession(model: model, tools: [SessionLoopTests.AddTool()])
+        let response = try await session.respond(to: "1+2")
+        let outputs = response.transcriptEntries.compactMap { if case .toolOutput(let output) = $0 { output } else { nil } }
+        #expect(outputs.map(\.text) == ["3"])
+        let turn = response.transcriptEntries.compactMap { if case .toolCalls(let calls) = $0 { calls.rawText } else { nil } }
+        #expect(turn == [complete])
+    }
+
+    @Test func aCallCutOffAloneIsReportedToTheModel() async throws {
+        let model = ScriptedLanguageModel(["<tool_call>\n{\"name\": \"ad", "sorry"])
+        let session = LanguageModelSession(model: model, tools: [SessionLoopTests.AddTool()])
+        let response = try await session.respond(to: "1+2")
+        let outputs = response.transcriptEntries.compactMap { if case .toolOutput(let output) = $0 { output } else { nil } }
+        #expect(outputs.count == 1 && outputs[0].isError && outputs[0].text.contains("cut off"))
+    }
+}

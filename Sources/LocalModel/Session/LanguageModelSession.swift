@@ -181,7 +181,7 @@ public final class LanguageModelSession: Sendable {
                 if toolRounds > maximumToolRounds { throw GenerationError.toolRoundLimitReached(rounds: maximumToolRounds) }
                 let clock = ContinuousClock.now
                 try await ToolCallContext.$current.withValue(ToolCallContext(prompt: prompt)) {
-                    try await runTools(calls, rawText: ResponseTextFilter.removingThinking(from: raw))
+                    try await runTools(calls, rawText: ToolCallFormat.trimmingIncompleteCall(ResponseTextFilter.removingThinking(from: raw)))
                 }
                 usage.toolDuration += ContinuousClock.now - clock
                 snapshot(content, newEntries())

@@ -59,14 +59,17 @@ enum ToolCallFormat {
     }
 
     /// Every `<tool_call>` block in `text`, in order. An unterminated last block (the token
-    /// limit cut it) is reported as malformed rather than dropped.
+    /// limit cut it) is dropped when complete calls precede it — they run, and the model is not
+    /// confused by an error about its own cut-off text — and reported as malformed otherwise.
     static func parseCalls(in text: String) -> [ParsedCall] {
         var calls: [ParsedCall] = []
         var rest = text[...]
         while let open = rest.range(of: callOpen) {
             let afterOpen = rest[open.upperBound...]
             guard let close = afterOpen.range(of: callClose) else {
-                calls.append(.malformed(text: String(afterOpen), reason: "the call was cut off before </tool_call>"))
+                if calls.isEmpty {
+                    calls.append(.malformed(text: String(afterOpen), reason: "the call was cut off before </tool_call>"))
+                }
                 break
             }
             let body = afterOpen[..<close.lowerBound].trimmingCharacters(in: .whitespacesAndNewlines)
@@ -74,6 +77,14 @@ enum ToolCallFormat {
             rest = afterOpen[close.upperBound...]
         }
         return calls
+    }
+
+    /// `text` up to the end of its last complete call (what is re-rendered into the prompt).
+    static func trimmingIncompleteCall(_ text: String) -> String {
+        guard let lastOpen = text.range(of: callOpen, options: .backwards),
+              text[lastOpen.upperBound...].range(of: callClose) == nil,
+              let lastClose = text[..<lastOpen.lowerBound].range(of: callClose, options: .backwards) else { return text }
+        return String(text[..<lastClose.upperBound])
     }
 
     private static func parseCall(_ body: String) -> ParsedCall {
