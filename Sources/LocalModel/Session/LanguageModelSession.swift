@@ -85,6 +85,17 @@ public final class LanguageModelSession: Sendable {
         }
     }
 
+    /// What a request for `prompt` would cost, section by section, without decoding anything
+    /// (works on a vocabulary-only model). The prompt is not added to the transcript.
+    public func budgetReport(for prompt: Prompt, options: GenerationOptions = GenerationOptions()) throws -> BudgetReport {
+        var transcript = self.transcript
+        transcript.append(.prompt(.init(id: "budget-prompt", text: prompt.renderedText, attachments: prompt.attachments, options: options)))
+        let texts = Dictionary(uniqueKeysWithValues: transcript.map { ($0.id, $0.text) })
+        let rendered = model.chatTemplate.render(messages(transcript, texts: texts), thinking: isThinkingEnabled)
+        return try BudgetReport(for: budgetRequest(transcript, texts: texts, rendered: rendered, reservedAnswerTokens: maximumTokens(options)),
+                                in: contextWindow, counter: model.tokenCounter)
+    }
+
     /// Answers `prompt`, calling tools as needed.
     public func respond(to prompt: String, options: GenerationOptions = GenerationOptions()) async throws -> Response<String> {
         try await respond(to: Prompt(prompt), options: options)

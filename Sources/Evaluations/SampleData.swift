@@ -1,0 +1,17 @@
+import Foundation
+
+/// The data shipped with Lantern: a hiking-trails notebook (the built-in sample corpus that
+/// `ask` indexes on first run) and evaluation samples over it. See Samples/README.md.
+public enum SampleData {
+    /// trails.jsonl, in the corpus format `ask --corpus` and the evaluations read.
+    public static var trailsCorpus: URL { resource("trails", "jsonl") }
+    /// trails-samples.jsonl: questions with expected identifiers, facts and tool trajectories.
+    public static var trailsSamples: URL { resource("trails-samples", "jsonl") }
+
+    private static func resource(_ name: String, _ type: String) -> URL {
+        // Bundle.module names the resources folder beside the executable; it is always built
+        // with the package, so a missing file means a broken installation, reported by the reader.
+        Bundle.module.url(forResource: name, withExtension: type, subdirectory: "Samples")
+            ?? Bundle.module.bundleURL.appendingPathComponent("Samples/\(name).\(type)")
+    }
+}
