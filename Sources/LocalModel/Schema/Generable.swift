@@ -44,3 +44,9 @@ extension ConvertibleToGeneratedContent where Self: Encodable {
         get throws { try JSONValue(encoding: self) }
     }
 }
+
+extension Generable where Self: CaseIterable & RawRepresentable, RawValue == String {
+    /// One of the cases' raw values (Apple's `@Generable enum`): declaring the conformance on
+    /// a `String`-backed, `CaseIterable`, `Codable` enum is all it takes.
+    public static var generationSchema: GenerationSchema { .string(anyOf: allCases.map(\.rawValue)) }
+}

@@ -60,6 +60,12 @@ public struct GenerationSchema: Sendable, Hashable {
         public static func property(_ name: String, _ schema: GenerationSchema, optional: Bool = false) -> Property {
             Property(name: name, schema: schema, isOptional: optional)
         }
+
+        /// A property whose value is a `Generable` type (a nested struct or an enum).
+        public static func property<T: Generable>(_ name: String, _ type: T.Type, description: String? = nil,
+                                                  optional: Bool = false) -> Property {
+            Property(name: name, schema: .generable(type, description: description), isOptional: optional)
+        }
     }
 
     /// A named schema that `.reference(name)` points to (JSON Schema `$defs`).
@@ -132,6 +138,25 @@ extension GenerationSchema {
     public static func array(of items: GenerationSchema, description: String? = nil, minItems: Int? = nil,
                              maxItems: Int? = nil) -> GenerationSchema {
         GenerationSchema(kind: .array(items: items, minItems: minItems, maxItems: maxItems), description: description)
+    }
+
+    /// An array of exactly `count` items (Apple's `@Guide(.count(n))`).
+    public static func array(of items: GenerationSchema, description: String? = nil, count: Int) -> GenerationSchema {
+        array(of: items, description: description, minItems: count, maxItems: count)
+    }
+
+    /// An array whose item count is in `count` (Apple's `@Guide(.count(range))`).
+    public static func array(of items: GenerationSchema, description: String? = nil, count: ClosedRange<Int>) -> GenerationSchema {
+        array(of: items, description: description, minItems: count.lowerBound, maxItems: count.upperBound)
+    }
+
+    /// The schema of a `Generable` type, so a nested type is named rather than spelled out
+    /// again; `description` replaces the type's own when given (Apple: `@Guide` on a property
+    /// of a `@Generable` type).
+    public static func generable<T: Generable>(_ type: T.Type, description: String? = nil) -> GenerationSchema {
+        var schema = T.generationSchema
+        if let description { schema.description = description }
+        return schema
     }
 
     /// An object with these properties, written in this order.

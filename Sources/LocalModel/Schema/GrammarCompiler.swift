@@ -70,26 +70,19 @@ public struct GrammarCompiler: Sendable {
     /// `.required` needs from the first token. After the last block the grammar is complete,
     /// so generation ends there.
     public func toolCallGrammar(for tools: [ToolSignature], maximumCalls: Int = 4) throws(SchemaError) -> Grammar {
-        guard !tools.isEmpty else { throw .invalid(reason: "a tool-call grammar needs at least one tool", path: "tools") }
-        guard maximumCalls >= 1 else { throw .invalid(reason: "maximumCalls must be at least 1, got \(maximumCalls)", path: "maximumCalls") }
         var builder = RuleBuilder(options: options)
-        var seen: Set<String> = []
-        var choices: [String] = []
-        for tool in tools {
-            guard !tool.name.isEmpty, seen.insert(tool.name).inserted else {
-                throw .invalid(reason: tool.name.isEmpty ? "a tool has an empty name" : "two tools are named \"\(tool.name)\"", path: "tools")
-            }
-            let scope = GBNF.ruleName(tool.name)
-            let arguments = try builder.value(tool.arguments, name: scope + "-arguments", path: "tools/\(tool.name)/arguments",
-                                              scope: ScopeDefinitions(tool.arguments, prefix: scope))
-            choices.append(GBNF.sequence([GBNF.literal(JSONValue.quoted(tool.name) + ", \"arguments\": "), arguments]))
-        }
-        let choice = builder.rule("tool-choice", choices.joined(separator: " | "))
-        let call = builder.rule("tool-call", GBNF.sequence([
-            GBNF.literal("<tool_call>\n{\"name\": "), choice, GBNF.literal("}\n</tool_call>"),
-        ]))
-        let more = GBNF.repeated("(\"\\n\" \(call))", minimum: 0, maximum: maximumCalls - 1)
-        return builder.finish(root: GBNF.sequence([call, more]))
+        return builder.finish(root: try builder.toolCalls(tools, maximumCalls: maximumCalls))
+    }
+
+    /// A grammar whose root is either a tool-call turn (as `toolCallGrammar`) or one value of
+    /// `schema` (as `grammar(for:)`): guided generation in a session with tools, where each
+    /// round is a valid call or the valid answer, and the model's first token chooses which.
+    public func grammar(for schema: GenerationSchema, orToolCalls tools: [ToolSignature],
+                        maximumCalls: Int = 4) throws(SchemaError) -> Grammar {
+        var builder = RuleBuilder(options: options)
+        let calls = builder.rule("tool-calls", try builder.toolCalls(tools, maximumCalls: maximumCalls))
+        let answer = builder.rule("answer", try builder.body(schema, name: "answer", path: "#", scope: ScopeDefinitions(schema)))
+        return builder.finish(root: calls + " | " + answer)
     }
 }
 
@@ -154,6 +147,29 @@ private struct RuleBuilder {
         var lines = ["root ::= " + body]
         for (name, body) in rules { lines.append("\(name) ::= \(body)") }
         return Grammar(gbnf: lines.joined(separator: "\n") + "\n", root: "root")
+    }
+
+    /// The body of a tool-call turn (see `GrammarCompiler.toolCallGrammar`).
+    mutating func toolCalls(_ tools: [GrammarCompiler.ToolSignature], maximumCalls: Int) throws(SchemaError) -> String {
+        guard !tools.isEmpty else { throw .invalid(reason: "a tool-call grammar needs at least one tool", path: "tools") }
+        guard maximumCalls >= 1 else { throw .invalid(reason: "maximumCalls must be at least 1, got \(maximumCalls)", path: "maximumCalls") }
+        var seen: Set<String> = []
+        var choices: [String] = []
+        for tool in tools {
+            guard !tool.name.isEmpty, seen.insert(tool.name).inserted else {
+                throw .invalid(reason: tool.name.isEmpty ? "a tool has an empty name" : "two tools are named \"\(tool.name)\"", path: "tools")
+            }
+            let scope = GBNF.ruleName(tool.name)
+            let arguments = try value(tool.arguments, name: scope + "-arguments", path: "tools/\(tool.name)/arguments",
+                                      scope: ScopeDefinitions(tool.arguments, prefix: scope))
+            choices.append(GBNF.sequence([GBNF.literal(JSONValue.quoted(tool.name) + ", \"arguments\": "), arguments]))
+        }
+        let choice = rule("tool-choice", choices.joined(separator: " | "))
+        let call = rule("tool-call", GBNF.sequence([
+            GBNF.literal("<tool_call>\n{\"name\": "), choice, GBNF.literal("}\n</tool_call>"),
+        ]))
+        let more = GBNF.repeated("(\"\\n\" \(call))", minimum: 0, maximum: maximumCalls - 1)
+        return GBNF.sequence([call, more])
     }
 
     /// A single GBNF term (a rule name) for one value of `schema`.

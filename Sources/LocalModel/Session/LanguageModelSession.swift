@@ -103,7 +103,7 @@ public final class LanguageModelSession: Sendable {
 
     /// Answers a prompt with attachments, calling tools as needed.
     public func respond(to prompt: Prompt, options: GenerationOptions = GenerationOptions()) async throws -> Response<String> {
-        try await run(prompt: prompt, options: options, snapshot: { _, _ in })
+        try await run(prompt: prompt, options: options, answer: .text, snapshot: { _, _ in })
     }
 
     /// Streams the answer to `prompt` as snapshots of the whole text so far.
@@ -116,7 +116,7 @@ public final class LanguageModelSession: Sendable {
         let (stream, continuation) = AsyncThrowingStream<Snapshot<String>, any Error>.makeStream()
         let task = Task {
             do {
-                let response = try await run(prompt: prompt, options: options) { text, entries in
+                let response = try await run(prompt: prompt, options: options, answer: .text) { text, entries in
                     continuation.yield(Snapshot(content: text, rawContent: .string(text), transcriptEntries: entries))
                 }
                 continuation.finish()
@@ -134,15 +134,36 @@ public final class LanguageModelSession: Sendable {
 
     // MARK: The loop
 
-    private func run(prompt: Prompt, options: GenerationOptions,
-                     snapshot: @Sendable (String, ArraySlice<Transcript.Entry>) -> Void) async throws -> Response<String> {
+    /// How the answer round is constrained and read: free text (`respond(to:)`), or one value
+    /// of a schema decoded into a type (`respond(to:generating:)`). The one loop below serves both.
+    struct AnswerFormat<Content: Sendable>: Sendable {
+        /// The answer's schema; nil for free text.
+        var schema: GenerationSchema?
+        /// The Swift type the answer becomes, for error messages.
+        var typeName = "String"
+        /// Added to the prompt's text (and so to the transcript and the budget), e.g. the
+        /// schema described to the model.
+        var promptSuffix = ""
+        /// The response's content and raw content, from the visible text of every round and
+        /// the answer round's own text (thinking removed).
+        var decode: @Sendable (_ visibleText: String, _ answerText: String) throws -> (Content, GeneratedContent)
+
+        static var text: AnswerFormat<String> {
+            AnswerFormat<String>(schema: nil) { visible, _ in (visible, .string(visible)) }
+        }
+    }
+
+    /// Runs the tool loop until the model answers. `snapshot` receives the visible text so far.
+    func run<Content>(prompt: Prompt, options: GenerationOptions, answer: AnswerFormat<Content>,
+                      snapshot: @Sendable (String, ArraySlice<Transcript.Entry>) -> Void) async throws -> Response<Content> {
         guard model.chatTemplate.family != .unsupported else {
             throw GenerationError.unsupportedChatTemplate(family: model.chatTemplate.family.rawValue)
         }
+        let grammars = try await RoundGrammars(tools: tools, prompt: prompt, answer: answer)
         let start = try state.withLock { state -> Int in
             guard !state.isResponding else { throw GenerationError.concurrentRequests }
             state.isResponding = true
-            state.transcript.append(.prompt(.init(id: state.makeID("prompt"), text: prompt.renderedText,
+            state.transcript.append(.prompt(.init(id: state.makeID("prompt"), text: prompt.renderedText + answer.promptSuffix,
                                                   attachments: prompt.attachments, options: options)))
             return state.transcript.count - 1
         }
@@ -153,14 +174,13 @@ public final class LanguageModelSession: Sendable {
         var mode = tools.isEmpty ? .disallowed : options.toolCallingMode
         var content = ""
         var toolRounds = 0
-        let grammars = try await ToolGrammars(tools: tools, prompt: prompt)
         do {
             while true {
                 try Task.checkCancellation()
                 let rendered = try await renderPrompt(reservedAnswerTokens: maximumTokens(options))
                 let parameters = GenerationParameters(
                     sampling: options.samplingOptions, maximumTokens: maximumTokens(options),
-                    stopStrings: [model.chatTemplate.endOfTurn] + (mode == .disallowed ? [ToolCallFormat.callOpen] : []),
+                    stopStrings: [model.chatTemplate.endOfTurn] + (mode == .disallowed && answer.schema == nil ? [ToolCallFormat.callOpen] : []),
                     grammar: grammar(for: mode, grammars))
                 var filter = ResponseTextFilter()
                 var raw = ""
@@ -181,18 +201,23 @@ public final class LanguageModelSession: Sendable {
                     }
                 }
                 content += filter.finish()
-                let calls = mode == .disallowed ? [] : ToolCallFormat.parseCalls(in: raw)
+                let roundText = ResponseTextFilter.removingThinking(from: raw)
+                // a structured answer may hold "<tool_call>" inside a string: only a round
+                // that starts with a call is one
+                let isCallRound = mode != .disallowed && (answer.schema == nil || roundText.hasPrefix(ToolCallFormat.callOpen))
+                let calls = isCallRound ? ToolCallFormat.parseCalls(in: raw) : []
                 if calls.isEmpty {
-                    let answer = String(content.dropFirst(roundStart.count))
-                    state.withLock { $0.transcript.append(.response(.init(id: $0.makeID("response"), text: answer))) }
+                    let (decoded, rawContent) = try answer.decode(content, roundText)
+                    let text = answer.schema == nil ? String(content.dropFirst(roundStart.count)) : roundText
+                    state.withLock { $0.transcript.append(.response(.init(id: $0.makeID("response"), text: text))) }
                     snapshot(content, newEntries())
-                    return Response(content: content, rawContent: .string(content), transcriptEntries: newEntries(), usage: usage)
+                    return Response(content: decoded, rawContent: rawContent, transcriptEntries: newEntries(), usage: usage)
                 }
                 toolRounds += 1
                 if toolRounds > maximumToolRounds { throw GenerationError.toolRoundLimitReached(rounds: maximumToolRounds) }
                 let clock = ContinuousClock.now
                 try await ToolCallContext.$current.withValue(ToolCallContext(prompt: prompt)) {
-                    try await runTools(calls, rawText: ToolCallFormat.trimmingIncompleteCall(ResponseTextFilter.removingThinking(from: raw)))
+                    try await runTools(calls, rawText: ToolCallFormat.trimmingIncompleteCall(roundText))
                 }
                 usage.toolDuration += ContinuousClock.now - clock
                 snapshot(content, newEntries())
@@ -362,39 +387,59 @@ public final class LanguageModelSession: Sendable {
             reservedAnswerTokens: reservedAnswerTokens)
     }
 
-    /// The grammar for this round: lazy (triggered by `<tool_call>`) when calls are allowed,
-    /// active from the first token when required (from after `</think>` when thinking).
-    private func grammar(for mode: GenerationOptions.ToolCallingMode, _ grammars: ToolGrammars) -> GrammarConstraint? {
-        guard let grammar = grammars.toolCalls else { return nil }
+    /// The grammar for this round. Free text: lazy (triggered by `<tool_call>`) when calls are
+    /// allowed. A structured answer: the answer's grammar when calls are disallowed, a call or
+    /// the answer when allowed. Required: calls only. All but the lazy one are active from the
+    /// first token (from after `</think>` when thinking).
+    private func grammar(for mode: GenerationOptions.ToolCallingMode, _ grammars: RoundGrammars) -> GrammarConstraint? {
+        let chosen: Grammar?
         switch mode {
         case .disallowed:
-            return nil
+            chosen = grammars.answer
         case .allowed:
-            return .lazy(gbnf: grammar.gbnf, root: grammar.root, trigger: ToolCallFormat.callOpen,
-                         triggerTokens: model.singleTokens(spelling: ToolCallFormat.callOpen))
-        case .required where model.chatTemplate.family == .qwen3 && isThinkingEnabled:
-            return GrammarConstraint(gbnf: grammar.gbnf, root: grammar.root,
-                                     activation: .lazy(patterns: [#"[\s\S]*?</think>\s*([\s\S]*)"#], tokens: []))
+            guard let answerOrCalls = grammars.answerOrToolCalls else {
+                guard let calls = grammars.toolCalls else { return nil }
+                return .lazy(gbnf: calls.gbnf, root: calls.root, trigger: ToolCallFormat.callOpen,
+                             triggerTokens: model.singleTokens(spelling: ToolCallFormat.callOpen))
+            }
+            chosen = answerOrCalls
         case .required:
-            return GrammarConstraint(gbnf: grammar.gbnf, root: grammar.root)
+            chosen = grammars.toolCalls
         }
+        guard let chosen else { return nil }
+        if model.chatTemplate.family == .qwen3 && isThinkingEnabled {
+            return GrammarConstraint(gbnf: chosen.gbnf, root: chosen.root,
+                                     activation: .lazy(patterns: [#"[\s\S]*?</think>\s*([\s\S]*)"#], tokens: []))
+        }
+        return GrammarConstraint(gbnf: chosen.gbnf, root: chosen.root)
     }
 }
 
-/// The tool-call grammar for one response, compiled from each tool's per-prompt schema.
-private struct ToolGrammars {
+/// The grammars one response may use, compiled before anything is decoded: tool calls (from
+/// each tool's per-prompt schema), the structured answer, and the two combined.
+private struct RoundGrammars {
     let toolCalls: Grammar?
+    let answer: Grammar?
+    let answerOrToolCalls: Grammar?
 
-    init(tools: [ToolBox], prompt: Prompt) async throws {
-        guard !tools.isEmpty else { toolCalls = nil; return }
+    init<Content>(tools: [ToolBox], prompt: Prompt, answer format: LanguageModelSession.AnswerFormat<Content>) async throws {
         var signatures: [GrammarCompiler.ToolSignature] = []
         for tool in tools {
             signatures.append(.init(name: tool.name, arguments: await tool.parameters(for: prompt)))
         }
+        let compiler = GrammarCompiler()
         do {
-            toolCalls = try GrammarCompiler().toolCallGrammar(for: signatures)
+            toolCalls = signatures.isEmpty ? nil : try compiler.toolCallGrammar(for: signatures)
         } catch {
             throw LanguageModelSession.GenerationError.invalidToolSchema(tool: tools.map(\.name).joined(separator: ", "), error)
+        }
+        do {
+            answer = try format.schema.map { schema throws(SchemaError) in try compiler.grammar(for: schema) }
+            answerOrToolCalls = try format.schema.flatMap { schema throws(SchemaError) in
+                signatures.isEmpty ? nil : try compiler.grammar(for: schema, orToolCalls: signatures)
+            }
+        } catch {
+            throw LanguageModelSession.GenerationError.invalidGenerationSchema(type: format.typeName, error)
         }
     }
 }

@@ -14,6 +14,9 @@ extension LanguageModelSession {
         case unsupportedChatTemplate(family: String)
         /// A tool's schema cannot be compiled to a grammar.
         case invalidToolSchema(tool: String, SchemaError)
+        /// The schema of a guided-generation type cannot be turned into a grammar; found
+        /// before anything is decoded, and the error names the construct and where it is.
+        case invalidGenerationSchema(type: String, SchemaError)
         /// A guided-generation answer could not be decoded into the requested type.
         case decodingFailure(type: String, rawText: String, reason: String)
         /// The response's task was cancelled.
@@ -31,6 +34,8 @@ extension LanguageModelSession {
                 return "the model's chat template (\(family)) is not one Lantern renders; use a ChatML model such as SmolLM2, Qwen2.5 or Qwen3"
             case .invalidToolSchema(let tool, let error):
                 return "the arguments schema of tool \(tool) cannot be turned into a grammar: \(error)"
+            case .invalidGenerationSchema(let type, let error):
+                return "the generation schema of \(type) cannot be turned into a grammar: \(error)"
             case .decodingFailure(let type, let rawText, let reason):
                 return "the generated answer could not be decoded as \(type): \(reason); raw text: \(rawText)"
             case .cancelled: return "the response was cancelled"
