@@ -71,7 +71,8 @@ public struct GrammarCompiler: Sendable {
     /// so generation ends there.
     public func toolCallGrammar(for tools: [ToolSignature], maximumCalls: Int = 4) throws(SchemaError) -> Grammar {
         var builder = RuleBuilder(options: options)
-        return builder.finish(root: try builder.toolCalls(tools, maximumCalls: maximumCalls))
+        let calls = try builder.toolCalls(tools, maximumCalls: maximumCalls)
+        return builder.finish(root: calls)
     }
 
     /// A grammar whose root is either a tool-call turn (as `toolCallGrammar`) or one value of

@@ -222,6 +222,9 @@ public final class LanguageModelSession: Sendable {
                 usage.toolDuration += ContinuousClock.now - clock
                 snapshot(content, newEntries())
                 if mode == .required && options.requiredToolCallingExit == .relaxAfterFirstRound { mode = .allowed }
+                // a structured answer is the point of the request: at the round limit the next
+                // round must answer rather than fail
+                if answer.schema != nil && toolRounds == maximumToolRounds { mode = .disallowed }
             }
         } catch is CancellationError {
             throw GenerationError.cancelled
