@@ -2,28 +2,35 @@
 import PackageDescription
 
 // Lantern: ask questions of your own data with a local model, on Linux, in Swift.
-// No package dependencies: llama.cpp and SQLite come from the system (see scripts/setup.sh).
+// No package dependencies: llama.cpp, SQLite, Tesseract and ZBar come from the system (see scripts/setup.sh).
 let package = Package(
     name: "Lantern",
     products: [
         .library(name: "TokenBudget", targets: ["TokenBudget"]),
         .library(name: "LocalModel", targets: ["LocalModel"]),
         .library(name: "SearchIndex", targets: ["SearchIndex"]),
+        .library(name: "VisionTools", targets: ["VisionTools"]),
     ],
     targets: [
         .systemLibrary(name: "CLlama", path: "CModules/CLlama", pkgConfig: "llama",
                        providers: [.apt(["libllama-dev", "libggml-dev"])]),
         .systemLibrary(name: "CSQLite", path: "CModules/CSQLite", pkgConfig: "sqlite3",
                        providers: [.apt(["libsqlite3-dev"])]),
+        .systemLibrary(name: "CTesseract", path: "CModules/CTesseract", pkgConfig: "tesseract",
+                       providers: [.apt(["libtesseract-dev", "libleptonica-dev", "tesseract-ocr-eng"])]),
+        .systemLibrary(name: "CZBar", path: "CModules/CZBar", pkgConfig: "zbar",
+                       providers: [.apt(["libzbar-dev"])]),
 
         .target(name: "TokenBudget"),
         .target(name: "LocalModel", dependencies: ["CLlama", "TokenBudget"]),
         .target(name: "SearchIndex", dependencies: ["CSQLite"]),
+        .target(name: "VisionTools", dependencies: ["LocalModel", "CTesseract", "CZBar"]),
 
-        .executableTarget(name: "bench", dependencies: ["LocalModel"], path: "Benchmarks/bench"),
+        .executableTarget(name: "bench", dependencies: ["LocalModel", "VisionTools"], path: "Benchmarks/bench"),
 
         .testTarget(name: "TokenBudgetTests", dependencies: ["TokenBudget"]),
         .testTarget(name: "LocalModelTests", dependencies: ["LocalModel"]),
         .testTarget(name: "SearchIndexTests", dependencies: ["SearchIndex"]),
+        .testTarget(name: "VisionToolsTests", dependencies: ["VisionTools"]),
     ]
 )
