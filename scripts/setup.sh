@@ -99,4 +99,4 @@ pkg-config --exists llama sqlite3 tesseract lept zbar || { say "pkg-config canno
 # --- the default model ------------------------------------------------------------------------
 # models.lock is the single source of truth: name, file, sha256, size, source.
 scripts/fetch-model.sh default
-say "ready: $(pkg-config --modversion llama | sed 's/^/llama /'), sqlite $(pkg-config --modversion sqlite3)"
+say "ready: llama $(pkg-config --modversion llama), sqlite $(pkg-config --modversion sqlite3), tesseract $(pkg-config --modversion tesseract), zbar $(pkg-config --modversion zbar)"

@@ -26,6 +26,7 @@ public struct BarcodeReaderTool: Tool {
     /// Restricts `image` to the labels of the prompt's attachments.
     public func parameters(for prompt: Prompt) async -> GenerationSchema { ImageArguments.schema(for: prompt) }
 
+    /// Reads the barcodes of the attachment the model named; throws `VisionToolError`.
     public func call(arguments: ImageArguments) async throws -> BarcodeScan {
         try readBarcodes(in: arguments.resolvedInCurrentCall())
     }

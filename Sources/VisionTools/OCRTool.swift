@@ -50,6 +50,7 @@ public struct OCRTool: Tool {
     /// Restricts `image` to the labels of the prompt's attachments.
     public func parameters(for prompt: Prompt) async -> GenerationSchema { ImageArguments.schema(for: prompt) }
 
+    /// Reads the text of the attachment the model named; throws `VisionToolError`.
     public func call(arguments: ImageArguments) async throws -> RecognizedText {
         try await recognizeText(in: arguments.resolvedInCurrentCall())
     }

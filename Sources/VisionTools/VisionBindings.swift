@@ -20,8 +20,6 @@ final class LeptonicaImage {
     let width: Int
     let height: Int
 
-    var pixelCount: Int { width * height }
-
     /// Reads the file behind `attachment`, refusing it before decoding when its header says it
     /// has more than `maximumPixels` pixels.
     init(_ attachment: ImageAttachment, maximumPixels: Int) throws(VisionToolError) {
