@@ -44,10 +44,12 @@ apt_updated=no
 apt_update() { [ "$apt_updated" = yes ] || { as_root apt-get update -q >/dev/null; apt_updated=yes; }; }
 
 # The mirror this machine already uses for Debian, so unstable comes from the same place.
+# Reads both the one-line (.list) and the deb822 (.sources) formats; missing files are fine.
 debian_mirror() {
-  { grep -hsE '^\s*deb\s' /etc/apt/sources.list /etc/apt/sources.list.d/*.list | awk '{for(i=2;i<=NF;i++) if ($i ~ /^https?:/) {print $i; exit}}'
-    grep -hsE '^\s*URIs:' /etc/apt/sources.list.d/*.sources | awk '{print $2}'
-  } | grep -v security | head -n 1
+  local files=(/etc/apt/sources.list /etc/apt/sources.list.d/*.list /etc/apt/sources.list.d/*.sources)
+  { awk '$1 == "deb" { for (i = 2; i <= NF; i++) if ($i ~ /^https?:/) { print $i; next } }' "${files[@]}" 2>/dev/null
+    awk '$1 == "URIs:" { print $2 }' "${files[@]}" 2>/dev/null
+  } | grep -v security | head -n 1 || true
 }
 
 # Is a package installable from the suites the machine already has (newer Debian, Ubuntu)?
