@@ -2,7 +2,7 @@
 import PackageDescription
 
 // Lantern: ask questions of your own data with a local model, on Linux, in Swift.
-// No package dependencies: llama.cpp and SQLite come from the system (see scripts/setup.sh).
+// No package dependencies: llama.cpp, SQLite, Tesseract and ZBar come from the system (see scripts/setup.sh).
 let package = Package(
     name: "Lantern",
     products: [
@@ -10,19 +10,25 @@ let package = Package(
         .library(name: "LocalModel", targets: ["LocalModel"]),
         .library(name: "SearchIndex", targets: ["SearchIndex"]),
         .library(name: "Evaluations", targets: ["Evaluations"]),
+        .library(name: "VisionTools", targets: ["VisionTools"]),
     ],
     targets: [
         .systemLibrary(name: "CLlama", path: "CModules/CLlama", pkgConfig: "llama",
                        providers: [.apt(["libllama-dev", "libggml-dev"])]),
         .systemLibrary(name: "CSQLite", path: "CModules/CSQLite", pkgConfig: "sqlite3",
                        providers: [.apt(["libsqlite3-dev"])]),
+        .systemLibrary(name: "CTesseract", path: "CModules/CTesseract", pkgConfig: "tesseract",
+                       providers: [.apt(["libtesseract-dev", "libleptonica-dev", "tesseract-ocr-eng"])]),
+        .systemLibrary(name: "CZBar", path: "CModules/CZBar", pkgConfig: "zbar",
+                       providers: [.apt(["libzbar-dev"])]),
 
         .target(name: "TokenBudget"),
         .target(name: "LocalModel", dependencies: ["CLlama", "TokenBudget"]),
         .target(name: "SearchIndex", dependencies: ["CSQLite"]),
         .target(name: "Evaluations", resources: [.copy("Samples")]),
+        .target(name: "VisionTools", dependencies: ["LocalModel", "CTesseract", "CZBar"]),
 
-        .executableTarget(name: "bench", dependencies: ["LocalModel", "SearchIndex"], path: "Benchmarks/bench"),
+        .executableTarget(name: "bench", dependencies: ["LocalModel", "SearchIndex", "VisionTools"], path: "Benchmarks/bench"),
         // A child process the SearchIndex tests SIGKILL in the middle of a batch.
         .executableTarget(name: "lantern-index-crash-probe", dependencies: ["SearchIndex"],
                           path: "Tests/SearchIndexCrashProbe"),
@@ -30,5 +36,6 @@ let package = Package(
         .testTarget(name: "TokenBudgetTests", dependencies: ["TokenBudget"]),
         .testTarget(name: "LocalModelTests", dependencies: ["LocalModel"]),
         .testTarget(name: "SearchIndexTests", dependencies: ["SearchIndex"]),
+        .testTarget(name: "VisionToolsTests", dependencies: ["VisionTools"]),
     ]
 )

@@ -24,7 +24,12 @@ as_root() { if [ "$(id -u)" -eq 0 ]; then "$@"; else sudo "$@"; fi; }
 export DEBIAN_FRONTEND=noninteractive
 
 # --- system packages --------------------------------------------------------------------------
-base_packages=(pkg-config libsqlite3-dev libedit-dev poppler-utils)
+# Vision tools: Tesseract + Leptonica + ZBar to build against; the command-line tools as the
+# benchmark reference; ImageMagick (text), qrencode, GNU barcode and Ghostscript (its PostScript)
+# make the test images.
+base_packages=(pkg-config libsqlite3-dev libedit-dev poppler-utils
+  libtesseract-dev libleptonica-dev tesseract-ocr-eng libzbar-dev tesseract-ocr zbar-tools
+  imagemagick qrencode barcode ghostscript fonts-dejavu-core)
 llama_packages=(libllama-dev libggml-dev llama.cpp-tools)
 gpu_packages=(libggml0-backend-vulkan)
 
@@ -39,20 +44,31 @@ apt_updated=no
 apt_update() { [ "$apt_updated" = yes ] || { as_root apt-get update -q >/dev/null; apt_updated=yes; }; }
 
 # The mirror this machine already uses for Debian, so unstable comes from the same place.
+# Reads both the one-line (.list) and the deb822 (.sources) formats; missing files are fine.
 debian_mirror() {
-  { grep -hsE '^\s*deb\s' /etc/apt/sources.list /etc/apt/sources.list.d/*.list | awk '{for(i=2;i<=NF;i++) if ($i ~ /^https?:/) {print $i; exit}}'
-    grep -hsE '^\s*URIs:' /etc/apt/sources.list.d/*.sources | awk '{print $2}'
-  } | grep -v security | head -n 1
+  local files=(/etc/apt/sources.list /etc/apt/sources.list.d/*.list /etc/apt/sources.list.d/*.sources)
+  { awk '$1 == "deb" { for (i = 2; i <= NF; i++) if ($i ~ /^https?:/) { print $i; next } }' "${files[@]}" 2>/dev/null
+    awk '$1 == "URIs:" { print $2 }' "${files[@]}" 2>/dev/null
+  } | grep -v security | head -n 1 || true
 }
 
 # Is a package installable from the suites the machine already has (newer Debian, Ubuntu)?
 has_candidate() { apt-cache policy "$1" 2>/dev/null | grep -qE 'Candidate: [0-9]'; }
 
+# libzbar-dev pulls in libzstd-dev (through ImageMagick's headers), which must match the libzstd1
+# already installed: on a machine where llama.cpp's packages came first, that one is unstable's.
+zstd_dev_matching_runtime() {
+  local v
+  if [ -n "$(missing libzstd-dev)" ] && v=$(dpkg-query -W -f='${Version}' libzstd1 2>/dev/null); then
+    echo "libzstd-dev=$v"
+  fi
+}
+
 need=$(missing "${base_packages[@]}")
 if [ -n "$need" ]; then
   say "installing $(echo $need)"
   apt_update
-  as_root apt-get install -y -q --no-install-recommends $need >/dev/null
+  as_root apt-get install -y -q --no-install-recommends $need $(zstd_dev_matching_runtime) >/dev/null
 fi
 
 need=$(missing "${llama_packages[@]}")
@@ -80,9 +96,9 @@ if [ "$want_gpu" = yes ] && has_candidate libggml0-backend-cuda; then
   need=$(missing libggml0-backend-cuda)
   [ -z "$need" ] || as_root apt-get install -y -q --no-install-recommends -t unstable $need >/dev/null
 fi
-pkg-config --exists llama sqlite3 || { say "pkg-config cannot find llama or sqlite3 after install"; exit 1; }
+pkg-config --exists llama sqlite3 tesseract lept zbar || { say "pkg-config cannot find llama, sqlite3, tesseract, lept or zbar after install"; exit 1; }
 
 # --- the default model ------------------------------------------------------------------------
 # models.lock is the single source of truth: name, file, sha256, size, source.
 scripts/fetch-model.sh default
-say "ready: $(pkg-config --modversion llama | sed 's/^/llama /'), sqlite $(pkg-config --modversion sqlite3)"
+say "ready: llama $(pkg-config --modversion llama), sqlite $(pkg-config --modversion sqlite3), tesseract $(pkg-config --modversion tesseract), zbar $(pkg-config --modversion zbar)"

@@ -5,6 +5,11 @@ import Foundation
 
 let sections: [(name: String, run: @Sendable (BenchmarkEnvironment) async throws -> SectionReport)] = [
     ("engine", EngineBenchmark.run),
+    ("index", { environment in
+        try await IndexBenchmark.run(itemCount: environment.quick ? 100_000 : 1_000_000,
+                                     workDirectory: environment.workDirectory.appendingPathComponent("index"))
+    }),
+    ("vision", VisionBenchmark.run),
 ]
 
 let usage = """

@@ -18,6 +18,8 @@ public actor SearchableIndex {
     private let readers: [IndexReader]
     private let nextReader = Atomic<Int>(0)
     private var inBatch = false
+    /// The store's state when the open batch began, restored if the batch is rolled back.
+    private var batchStartState: ItemStore.State?
     private var earliestExpiration: Date?
     private var catalogue: [AttributeSummary]?
     private var delegate: (any SearchableIndexDelegate)?
@@ -102,16 +104,38 @@ public actor SearchableIndex {
 
     /// Each call is a savepoint: inside a batch it nests in the batch's transaction, outside it is
     /// its own transaction. A failing call leaves nothing behind.
+    ///
+    /// Inside a batch, new items' words reach FTS5 in runs (see `ItemStore`), outside any savepoint;
+    /// if SQLite fails while writing such a run (a full disk, an I/O error), the whole batch is
+    /// rolled back and the error says so.
     private func write(_ body: (ItemStore) throws(SearchIndexError) -> Void) throws(SearchIndexError) {
+        if inBatch, store.pendingWordCount >= ItemStore.wordRunLength { try flushBatchWords() }
+        let before = store.state
         try writer.execute("SAVEPOINT lantern_write")
         do {
             try body(store)
+            if !inBatch { try store.flushWords() }
             try writer.execute("RELEASE lantern_write")
         } catch {
+            store.state = before
             try? writer.execute("ROLLBACK TO lantern_write; RELEASE lantern_write")
             throw error
         }
         catalogue = nil
+    }
+
+    /// Writes the batch's queued words; on failure rolls the batch back, since FTS5 may hold part of them.
+    private func flushBatchWords() throws(SearchIndexError) {
+        do {
+            try store.flushWords()
+        } catch {
+            try? writer.execute("ROLLBACK")
+            if let batchStartState { store.state = batchStartState }
+            inBatch = false
+            batchStartState = nil
+            guard case let .database(message, code, sql) = error else { throw error }
+            throw .database(message: message + "; the open batch was rolled back, begin it again", code: code, sql: sql)
+        }
     }
 
     /// Copies the write-ahead log into the main file and truncates it, so the file alone holds the
@@ -129,15 +153,18 @@ public actor SearchableIndex {
         guard !inBatch else { throw .batchAlreadyInProgress }
         try writer.execute("BEGIN IMMEDIATE")
         inBatch = true
+        batchStartState = store.state
     }
 
     /// Commits the batch and its client state (at most 250 bytes) atomically.
     public func endBatch(clientState: Data) throws(SearchIndexError) {
         guard inBatch else { throw .noBatchInProgress }
         guard clientState.count <= 250 else { throw .clientStateTooLarge(byteCount: clientState.count) }
+        try flushBatchWords()
         try writer.run("INSERT OR REPLACE INTO meta(key, value) VALUES('clientState', ?)", [.blob(Array(clientState))])
         try writer.execute("COMMIT")
         inBatch = false
+        batchStartState = nil
     }
 
     /// The client state of the last committed batch; nil before any.
@@ -239,7 +266,7 @@ public actor SearchableIndex {
                 earliestExpiration = try store.earliestExpiration()
             }
         }
-        let compiler = QueryCompiler(customKeys: store.customKeys)
+        let compiler = QueryCompiler(customKeys: store.customKeys, timeZone: timeZone)
         let timeZone = timeZone
         return { [hide] database in QueryExecutor(database: database, compiler: compiler, timeZone: timeZone, hideExpiredAt: hide) }
     }

@@ -20,6 +20,43 @@ import Testing
         await #expect(throws: SearchIndexError.noBatchInProgress) { try await index.endBatch(clientState: Data()) }
     }
 
+    /// Inside a batch the words of new items wait before reaching FTS5; replacing, deleting and
+    /// failed calls must still leave exactly the committed items searchable, and a failed call's
+    /// new custom key must not survive in memory while its row was rolled back.
+    @Test func batchedWordsFollowReplacesDeletesAndFailedCalls() async throws {
+        let folder = try TemporaryFolder()
+        let mood = try #require(CustomAttributeKey(keyName: "mood"))
+        func note(_ id: String, _ text: String, mood value: AttributeValue? = nil) -> SearchableItem {
+            var set = SearchableItemAttributeSet(contentType: "public.text")
+            set.textContent = text
+            if let value { set.setValue(value, forCustomKey: mood) }
+            return SearchableItem(uniqueIdentifier: id, domainIdentifier: "notes", attributeSet: set)
+        }
+        let index = try folder.index()
+        try await index.beginBatch()
+        try await index.indexSearchableItems([note("kept", "walrus"), note("gone", "pelican"), note("moved", "heron")])
+        try await index.indexSearchableItems([note("moved", "osprey")])
+        try await index.deleteSearchableItems(withIdentifiers: ["gone"])
+        await #expect(throws: SearchIndexError.emptyIdentifier) {
+            try await index.indexSearchableItems([note("failed", "albatross", mood: .string("calm")), note("", "puffin")])
+        }
+        try await index.endBatch(clientState: Data("v1".utf8))
+
+        func found(_ word: String, in index: SearchableIndex) async throws -> [String] {
+            try await index.search(SearchQuery(.fullText(word))).map(\.item.uniqueIdentifier)
+        }
+        #expect(try await found("walrus", in: index) == ["kept"])
+        #expect(try await found("osprey", in: index) == ["moved"])
+        for word in ["pelican", "heron", "albatross", "puffin"] { #expect(try await found(word, in: index).isEmpty, "\(word)") }
+        #expect(try await index.count() == 2)
+
+        try await index.indexSearchableItems([note("later", "gannet", mood: .string("calm"))])
+        let reopened = try folder.index()
+        let calm = try await reopened.search(SearchQuery(.compare(mood.attribute, .equal, .string("calm"))))
+        #expect(calm.map(\.item.uniqueIdentifier) == ["later"], "the key registered by the failed call was recorded again")
+        #expect(try await found("gannet", in: reopened) == ["later"])
+    }
+
     @Test func processKilledMidBatchLeavesIndexAsBefore() async throws {
         let folder = try TemporaryFolder()
         let file = folder.url.appendingPathComponent("crash.sqlite")

@@ -92,7 +92,7 @@ import Testing
         let short = "short"
         #expect(TextCompression.encode(short) == [0] + Array(short.utf8))
         var random = SystemRandomNumberGenerator()
-        let noise = String((0..<2_000).map { _ in Character(Unicode.Scalar(UInt8.random(in: 33...126, using: &random))) })
+        let noise = String((0..<4_000).map { _ in Character(Unicode.Scalar(UInt8.random(in: 33...126, using: &random))) })
         #expect(TextCompression.decode(TextCompression.encode(noise)) == noise)
         #expect(TextCompression.decode([1, 200, 1, 5]) == nil)
     }

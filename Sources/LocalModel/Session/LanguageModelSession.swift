@@ -77,7 +77,7 @@ public final class LanguageModelSession: Sendable {
     /// Decodes the instructions and tool definitions into the KV cache now, so the first
     /// question only decodes itself.
     public func prewarm() async throws {
-        let system = model.chatTemplate.render([ChatMessage(.system, systemMessage)], addAssistantPrefix: false)
+        let system = model.chatTemplate.render([ChatMessage(.system, systemPrompt)], addAssistantPrefix: false)
         do {
             try await conversation().prefill(prompt: system)
         } catch let error as LocalModelError {
@@ -296,8 +296,9 @@ public final class LanguageModelSession: Sendable {
 
     // MARK: Prompt, budget and grammar
 
-    /// The system message: instructions, tool definitions, and Qwen3's `/no_think` switch.
-    var systemMessage: String {
+    /// The system turn as the model reads it: the instructions, the tool definitions in Qwen's
+    /// `<tools>` layout, and Qwen3's `/no_think` switch.
+    public var systemPrompt: String {
         var text = ToolCallFormat.systemMessage(instructions: instructions, tools: tools.map(\.definition))
         if model.chatTemplate.family == .qwen3 && !isThinkingEnabled { text += text.isEmpty ? "/no_think" : " /no_think" }
         return text
@@ -355,7 +356,7 @@ public final class LanguageModelSession: Sendable {
         transcript.compactMap { entry in
             guard let text = texts[entry.id] else { return nil }
             switch entry {
-            case .instructions: return ChatMessage(.system, systemMessage)
+            case .instructions: return ChatMessage(.system, systemPrompt)
             case .prompt: return ChatMessage(.user, text)
             case .toolCalls: return ChatMessage(.assistant, text)
             case .toolOutput: return ChatMessage(.tool, text)

@@ -15,6 +15,8 @@ struct SQLFragment {
 /// spliced; the only identifiers in the SQL text come from the fixed schema.
 struct QueryCompiler {
     let customKeys: [String: CustomKeyRecord]
+    /// The index's time zone, in which its stored day numbers are counted.
+    let timeZone: TimeZone
 
     enum Resolved {
         case column(String, AttributeKind)
@@ -41,7 +43,8 @@ struct QueryCompiler {
         case let .inRange(attribute, lower, upper):
             switch try resolve(attribute) {
             case let .column(column, kind) where kind == .number || kind == .date:
-                return SQLFragment("\(column) BETWEEN ? AND ?", [try bind(lower, for: attribute, kind), try bind(upper, for: attribute, kind)])
+                let range = SQLFragment("\(column) BETWEEN ? AND ?", [try bind(lower, for: attribute, kind), try bind(upper, for: attribute, kind)])
+                return dayBounded(attribute, lower: lower.dateValue, upper: upper.dateValue, range)
             case let .custom(key, kind) where kind == .number || kind == .date:
                 return SQLFragment("i.rowid IN (SELECT item FROM custom_values WHERE key = ? AND number BETWEEN ? AND ?)",
                                    [.text(key), try bind(lower, for: attribute, kind), try bind(upper, for: attribute, kind)])
@@ -113,7 +116,12 @@ struct QueryCompiler {
                 return try match(attribute, pattern: text, kind: .exact, options: [])
             }
             let bound = try bind(value, for: attribute, kind)
-            if case .column(let column, _) = resolved { return SQLFragment("\(column) \(op.rawValue) ?", [bound]) }
+            if case .column(let column, _) = resolved {
+                let date = value.dateValue
+                return dayBounded(attribute, lower: op == .less || op == .lessOrEqual ? nil : date,
+                                  upper: op == .greater || op == .greaterOrEqual ? nil : date,
+                                  SQLFragment("\(column) \(op.rawValue) ?", [bound]))
+            }
             guard case .custom(let key, _) = resolved else { return SQLFragment("0") }
             return SQLFragment("i.rowid IN (SELECT item FROM custom_values WHERE key = ? AND number \(op.rawValue) ?)",
                                [.text(key), bound])
@@ -123,6 +131,27 @@ struct QueryCompiler {
             }
             return try match(attribute, pattern: text, kind: .word, options: [])
         }
+    }
+
+    /// A condition on a standard date column, ANDed with the day-number range it implies, so that
+    /// SQLite walks the (day, date) index instead of scanning. The range is widened by two days on
+    /// each side: a day number is monotone in the instant except across a time-zone offset change,
+    /// and no offset changes by two days, so the extra condition never drops a matching item.
+    private func dayBounded(_ attribute: SearchableItemAttribute, lower: Date?, upper: Date?,
+                            _ condition: SQLFragment) -> SQLFragment {
+        guard attribute.standardKind == .date, lower != nil || upper != nil else { return condition }
+        let day = "i.\"\(IndexSchema.dayColumn(attribute))\""
+        var parts: [String] = []
+        var bindings: [SQLiteValue] = []
+        if let lower {
+            parts.append("\(day) >= ?")
+            bindings.append(.integer(DayNumber.of(lower, in: timeZone) - 2))
+        }
+        if let upper {
+            parts.append("\(day) <= ?")
+            bindings.append(.integer(DayNumber.of(upper, in: timeZone) + 2))
+        }
+        return SQLFragment("(\(parts.joined(separator: " AND ")) AND \(condition.sql))", bindings + condition.bindings)
     }
 
     private func match(_ attribute: SearchableItemAttribute, pattern: String, kind: StringMatchKind,

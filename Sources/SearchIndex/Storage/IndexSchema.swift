@@ -4,7 +4,7 @@ import Foundation
 ///
 /// - `items`: one row per item, one typed column per standard attribute (numbers and dates as
 ///   REAL, dates also as an INTEGER day number for grouping), lists joined with U+001F. Partial
-///   indexes (`WHERE col IS NOT NULL`) on numbers, dates, day numbers and facet strings make
+///   indexes (`WHERE col IS NOT NULL`) on numbers, (day, date) pairs and facet strings make
 ///   filters, sorts and groupings index walks while costing nothing for absent attributes.
 /// - `item_text`: the full-text input of each item (title, other searchable text, textContent),
 ///   compressed when that pays, kept out of `items` so scans of `items` stay narrow.
@@ -12,7 +12,7 @@ import Foundation
 ///   item deletes its words using the stored input, so nothing of its text remains searchable.
 /// - `list_values`, `custom_values`: membership and grouping of list elements and custom keys.
 enum IndexSchema {
-    static let version = 1
+    static let version = 2
 
     /// Standard attributes stored as `items` columns (textContent lives in `item_text`).
     static let columns: [(attribute: SearchableItemAttribute, kind: AttributeKind)] =
@@ -22,6 +22,11 @@ enum IndexSchema {
     static let facetStrings: [SearchableItemAttribute] = [
         .contentType, .namedLocation, .stateOrProvince, .city, .country, .creator,
     ]
+
+    /// Bytes of words FTS5 gathers in memory before writing a segment (its default is 1 MiB).
+    /// Larger first segments mean fewer, cheaper merges over a large import: ItemStore hands the
+    /// words of a batch to FTS5 in runs of `ItemStore.wordRunLength` items, which fit in this.
+    static let ftsHashSize = 32 << 20
 
     static func dayColumn(_ attribute: SearchableItemAttribute) -> String { "\(attribute.rawValue)_day" }
 
@@ -39,10 +44,12 @@ enum IndexSchema {
                 columnDefinitions.append("\"\(name)\" REAL")
                 partialIndex(name)
             case .date:
+                // One index per date, (day, instant): grouping walks its day prefix, and date
+                // filters add a day range (see `QueryCompiler`) so they walk it too.
+                let day = dayColumn(attribute)
                 columnDefinitions.append("\"\(name)\" REAL")
-                columnDefinitions.append("\"\(dayColumn(attribute))\" INTEGER")
-                partialIndex(name)
-                partialIndex(dayColumn(attribute))
+                columnDefinitions.append("\"\(day)\" INTEGER")
+                indexes.append("CREATE INDEX IF NOT EXISTS \"items_\(name)\" ON items(\"\(day)\", \"\(name)\") WHERE \"\(day)\" IS NOT NULL;")
             }
         }
         facetStrings.forEach { partialIndex($0.rawValue) }
@@ -76,6 +83,7 @@ enum IndexSchema {
         CREATE VIRTUAL TABLE IF NOT EXISTS fts USING fts5(
             title, extra, body, content='', tokenize='unicode61 remove_diacritics 2');
         INSERT INTO fts(fts, rank) VALUES('rank', 'bm25(8.0, 2.0, 1.0)');
+        INSERT INTO fts(fts, rank) VALUES('hashsize', \(ftsHashSize));
         """
     }
 

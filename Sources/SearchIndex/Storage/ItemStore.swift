@@ -7,15 +7,70 @@ struct CustomKeyRecord: Sendable, Hashable {
 }
 
 /// Writes and deletes items on the writer connection. Owned by the `SearchableIndex` actor.
+///
+/// The words of new items are not handed to FTS5 row by row: they wait in `pendingWords` until
+/// `flushWords()`. FTS5 writes a segment whenever a savepoint opens, and every
+/// `indexSearchableItems` call is a savepoint, so feeding it per call would cut a large import into
+/// thousands of small segments that FTS5 then merges again and again. The owner flushes at the
+/// end of each transaction, and inside a batch every `wordRunLength` items.
 final class ItemStore {
     let database: SQLiteDatabase
     let timeZone: TimeZone
     private(set) var customKeys: [String: CustomKeyRecord]
+    private var pendingWords: [Int64: Words] = [:]
+    private let statements: Statements
+
+    /// Inside a batch, words are handed to FTS5 once this many items are waiting (about 12 MiB of
+    /// text for notes of ~600 bytes, within `IndexSchema.ftsHashSize`).
+    static let wordRunLength = 20_000
+
+    /// The full-text input of one item, per FTS column.
+    fileprivate struct Words {
+        var title: String, extra: String, body: String
+    }
+
+    /// The write path's statements, prepared once, so no row pays for finding its SQL.
+    private struct Statements {
+        let insertItem, findItem, insertListValue, insertCustomValue, insertText, insertWords: SQLiteStatement
+
+        init(_ database: SQLiteDatabase) throws(SearchIndexError) {
+            insertItem = try database.prepare(ItemStore.insertSQL)
+            findItem = try database.prepare("SELECT rowid FROM items WHERE identifier = ?")
+            insertListValue = try database.prepare("INSERT OR IGNORE INTO list_values(attribute, value, item) VALUES(?, ?, ?)")
+            insertCustomValue = try database.prepare("INSERT INTO custom_values(key, item, text, number, day) VALUES(?, ?, ?, ?, ?)")
+            insertText = try database.prepare("INSERT INTO item_text(rowid, data) VALUES(?, ?)")
+            insertWords = try database.prepare("INSERT INTO fts(rowid, title, extra, body) VALUES(?, ?, ?, ?)")
+        }
+    }
+
+    /// What a failed write must undo besides the database: custom keys it registered and words it queued.
+    struct State {
+        fileprivate var customKeys: [String: CustomKeyRecord]
+        fileprivate var pendingWords: [Int64: Words]
+    }
 
     init(database: SQLiteDatabase, timeZone: TimeZone) throws(SearchIndexError) {
         self.database = database
         self.timeZone = timeZone
         customKeys = try Self.loadCustomKeys(database)
+        statements = try Statements(database)
+    }
+
+    /// A snapshot to restore when the transaction or savepoint it was taken at is rolled back.
+    var state: State {
+        get { State(customKeys: customKeys, pendingWords: pendingWords) }
+        set { customKeys = newValue.customKeys; pendingWords = newValue.pendingWords }
+    }
+
+    var pendingWordCount: Int { pendingWords.count }
+
+    /// Hands the queued words to FTS5, in rowid order. Call inside the transaction that wrote the items.
+    func flushWords() throws(SearchIndexError) {
+        for rowid in pendingWords.keys.sorted() {
+            guard let words = pendingWords[rowid] else { continue }
+            try statements.insertWords.run([.integer(rowid), .text(words.title), .text(words.extra), .text(words.body)])
+        }
+        pendingWords.removeAll()
     }
 
     static func loadCustomKeys(_ database: SQLiteDatabase) throws(SearchIndexError) -> [String: CustomKeyRecord] {
@@ -39,7 +94,7 @@ final class ItemStore {
         }
         let quoted = names.map { "\"\($0)\"" }.joined(separator: ", ")
         let marks = Array(repeating: "?", count: names.count).joined(separator: ", ")
-        return "INSERT INTO items(\(quoted)) VALUES(\(marks))"
+        return "INSERT INTO items(\(quoted)) VALUES(\(marks)) ON CONFLICT(identifier) DO NOTHING"
     }()
 
     private static let listColumns = IndexSchema.columns.filter { $0.kind == .strings }.map(\.attribute)
@@ -50,14 +105,11 @@ final class ItemStore {
     func upsert(_ item: SearchableItem) throws(SearchIndexError) {
         guard !item.uniqueIdentifier.isEmpty else { throw .emptyIdentifier }
         let custom = try customValues(of: item.attributeSet)
-        if let existing = try database.query("SELECT rowid FROM items WHERE identifier = ?",
-                                             [.text(item.uniqueIdentifier)], { $0.integer(0) }).first {
-            try deleteRow(existing, identifier: item.uniqueIdentifier)
-        }
         let set = item.attributeSet
         let body = set.textContent.map(Self.clean)
+        let identifier = Self.clean(item.uniqueIdentifier)
         var bindings: [SQLiteValue] = [
-            .text(Self.clean(item.uniqueIdentifier)),
+            .text(identifier),
             item.domainIdentifier.map { .text(Self.clean($0)) } ?? .null,
             item.expirationDate.map { .real($0.timeIntervalSince1970) } ?? .null,
             body.map { .integer(Int64($0.utf8.count)) } ?? .null,
@@ -80,13 +132,19 @@ final class ItemStore {
                 if kind == .date { bindings.append(.null) }
             }
         }
-        try database.run(Self.insertSQL, bindings)
+        // A new identifier (the common case) costs one insert; an existing one is replaced.
+        try statements.insertItem.run(bindings)
+        if database.changes == 0 {
+            for existing in try statements.findItem.query([.text(identifier)], { $0.integer(0) }) {
+                try deleteRow(existing, identifier: item.uniqueIdentifier)
+            }
+            try statements.insertItem.run(bindings)
+        }
         let rowid = database.lastInsertedRowID
 
         for attribute in Self.listColumns {
             for element in Set(Self.cleanList(set[attribute]?.stringsValue ?? [])) {
-                try database.run("INSERT OR IGNORE INTO list_values(attribute, value, item) VALUES(?, ?, ?)",
-                                 [.text(attribute.rawValue), .text(element), .integer(rowid)])
+                try statements.insertListValue.run([.text(attribute.rawValue), .text(element), .integer(rowid)])
             }
         }
         var customText: [String] = []
@@ -119,17 +177,14 @@ final class ItemStore {
             }
         }
         let extra = (extraParts + customText).joined(separator: "\n")
-        try database.run("INSERT INTO item_text(rowid, data) VALUES(?, ?)",
-                         [.integer(rowid), .blob(TextCompression.encode(title + "\u{0}" + extra + "\u{0}" + (body ?? "")))])
-        try database.run("INSERT INTO fts(rowid, title, extra, body) VALUES(?, ?, ?, ?)",
-                         [.integer(rowid), .text(title), .text(extra), .text(body ?? "")])
+        try statements.insertText.run([.integer(rowid), .blob(TextCompression.encode(title + "\u{0}" + extra + "\u{0}" + (body ?? "")))])
+        pendingWords[rowid] = Words(title: title, extra: extra, body: body ?? "")
     }
 
     private func insertCustom(_ key: String, _ rowid: Int64, text: String? = nil, number: Double? = nil,
                               day: Int64? = nil) throws(SearchIndexError) {
-        try database.run("INSERT INTO custom_values(key, item, text, number, day) VALUES(?, ?, ?, ?, ?)",
-                         [.text(key), .integer(rowid), text.map(SQLiteValue.text) ?? .null,
-                          number.map(SQLiteValue.real) ?? .null, day.map(SQLiteValue.integer) ?? .null])
+        try statements.insertCustomValue.run([.text(key), .integer(rowid), text.map(SQLiteValue.text) ?? .null,
+                                              number.map(SQLiteValue.real) ?? .null, day.map(SQLiteValue.integer) ?? .null])
     }
 
     /// The custom values of a set, with their keys registered (and kinds checked) first.
@@ -162,7 +217,10 @@ final class ItemStore {
     /// Deletes one item and every trace of it: its row, list and custom values, stored text and
     /// the words in the full-text index.
     func deleteRow(_ rowid: Int64, identifier: String) throws(SearchIndexError) {
-        if let stored = try database.query("SELECT data FROM item_text WHERE rowid = ?", [.integer(rowid)], { $0.blob(0) }).first {
+        if pendingWords.removeValue(forKey: rowid) != nil {
+            // Its words never reached FTS5.
+            try database.run("DELETE FROM item_text WHERE rowid = ?", [.integer(rowid)])
+        } else if let stored = try database.query("SELECT data FROM item_text WHERE rowid = ?", [.integer(rowid)], { $0.blob(0) }).first {
             guard let stored, let text = TextCompression.decode(stored) else { throw .corruptStoredText(identifier: identifier) }
             let parts = text.split(separator: "\u{0}", maxSplits: 2, omittingEmptySubsequences: false).map(String.init)
             guard parts.count == 3 else { throw .corruptStoredText(identifier: identifier) }
@@ -204,6 +262,7 @@ final class ItemStore {
     }
 
     func deleteAll() throws(SearchIndexError) {
+        pendingWords.removeAll()
         try database.execute("""
             DELETE FROM items; DELETE FROM item_text; DELETE FROM list_values; DELETE FROM custom_values;
             INSERT INTO fts(fts) VALUES('delete-all');

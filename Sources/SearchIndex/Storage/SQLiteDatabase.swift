@@ -43,35 +43,30 @@ final class SQLiteDatabase {
 
     /// A prepared statement for `sql`, cached per connection so hot paths prepare once.
     func statement(_ sql: String) throws(SearchIndexError) -> SQLiteStatement {
-        if let cached = statementCache[sql] {
-            cached.reset()
-            return cached
-        }
+        if let cached = statementCache[sql] { return cached }
+        let statement = try prepare(sql)
+        statementCache[sql] = statement
+        return statement
+    }
+
+    /// A statement the caller keeps (the write path holds its statements, so each row costs no
+    /// lookup of the SQL text).
+    func prepare(_ sql: String) throws(SearchIndexError) -> SQLiteStatement {
         var pointer: OpaquePointer?
         let code = sqlite3_prepare_v3(handle, sql, -1, UInt32(SQLITE_PREPARE_PERSISTENT), &pointer, nil)
         guard code == SQLITE_OK, let pointer else { throw error(code: code, sql: sql) }
-        let statement = SQLiteStatement(handle: pointer, database: self, sql: sql)
-        statementCache[sql] = statement
-        return statement
+        return SQLiteStatement(handle: pointer, database: self, sql: sql)
     }
 
     /// Runs a parameterized query and maps each row.
     func query<T>(_ sql: String, _ bindings: [SQLiteValue] = [],
                   _ map: (SQLiteRow) throws(SearchIndexError) -> T) throws(SearchIndexError) -> [T] {
-        let statement = try statement(sql)
-        defer { statement.reset() }
-        try statement.bind(bindings)
-        var rows: [T] = []
-        while try statement.step() { rows.append(try map(SQLiteRow(statement: statement))) }
-        return rows
+        try statement(sql).query(bindings, map)
     }
 
     /// Runs a parameterized statement that returns no rows.
     func run(_ sql: String, _ bindings: [SQLiteValue] = []) throws(SearchIndexError) {
-        let statement = try statement(sql)
-        defer { statement.reset() }
-        try statement.bind(bindings)
-        while try statement.step() {}
+        try statement(sql).run(bindings)
     }
 
     var lastInsertedRowID: Int64 { sqlite3_last_insert_rowid(handle) }
@@ -128,12 +123,28 @@ final class SQLiteStatement {
 
     deinit { sqlite3_finalize(handle) }
 
-    func reset() {
+    private func reset() {
         sqlite3_reset(handle)
         sqlite3_clear_bindings(handle)
     }
 
-    func bind(_ values: [SQLiteValue]) throws(SearchIndexError) {
+    /// Binds, steps through every row mapping each, and resets.
+    func query<T>(_ bindings: [SQLiteValue], _ map: (SQLiteRow) throws(SearchIndexError) -> T) throws(SearchIndexError) -> [T] {
+        defer { reset() }
+        try bind(bindings)
+        var rows: [T] = []
+        while try step() { rows.append(try map(SQLiteRow(statement: self))) }
+        return rows
+    }
+
+    /// Binds, runs to completion (no rows expected) and resets.
+    func run(_ bindings: [SQLiteValue]) throws(SearchIndexError) {
+        defer { reset() }
+        try bind(bindings)
+        while try step() {}
+    }
+
+    private func bind(_ values: [SQLiteValue]) throws(SearchIndexError) {
         for (offset, value) in values.enumerated() {
             let index = Int32(offset + 1)
             let code: Int32
@@ -152,7 +163,7 @@ final class SQLiteStatement {
     }
 
     /// Advances one row; false when done.
-    func step() throws(SearchIndexError) -> Bool {
+    private func step() throws(SearchIndexError) -> Bool {
         let code = sqlite3_step(handle)
         if code == SQLITE_ROW { return true }
         if code == SQLITE_DONE { return false }

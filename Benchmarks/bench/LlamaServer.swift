@@ -1,0 +1,98 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import LocalModel
+
+/// Debian's `llama-server`, started on 127.0.0.1 for the length of a benchmark section: the
+/// peer a user would pick instead of an in-process engine, driven through its OpenAI-compatible
+/// chat endpoint.
+final class LlamaServer: @unchecked Sendable {
+    let port: Int
+    private let process: Process
+
+    /// Starts the server and waits until it answers /health.
+    init(model: URL, threads: Int, context: Int, chatTemplateFile: URL? = nil) async throws {
+        port = Int.random(in: 20000..<40000)
+        process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/llama-server")
+        var arguments = ["-m", model.path, "--host", "127.0.0.1", "--port", String(port), "-t", String(threads),
+                         "-c", String(context), "-np", "1", "--jinja", "--no-webui"]
+        if let chatTemplateFile { arguments += ["--chat-template-file", chatTemplateFile.path] }
+        process.arguments = arguments
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        let deadline = ContinuousClock.now + .seconds(120)
+        while ContinuousClock.now < deadline {
+            if !process.isRunning { throw BenchmarkFailure("llama-server exited with \(process.terminationStatus) while starting") }
+            if let (_, response) = try? await URLSession.shared.data(from: URL(string: "http://127.0.0.1:\(port)/health")!),
+               (response as? HTTPURLResponse)?.statusCode == 200 {
+                return
+            }
+            try await Task.sleep(for: .milliseconds(200))
+        }
+        stop()
+        throw BenchmarkFailure("llama-server did not become ready within 120 s")
+    }
+
+    deinit { stop() }
+
+    func stop() {
+        if process.isRunning {
+            process.terminate()
+            process.waitUntilExit()
+        }
+    }
+
+    /// Peak resident memory of the server so far (VmHWM), in bytes.
+    var peakResidentBytes: Int? { ProcessMemory.peakResidentBytes(pid: process.processIdentifier) }
+
+    /// One chat completion: what the model wrote, the calls it made, and the tokens it cost.
+    struct Reply: Sendable {
+        var content: String
+        var toolCalls: [(id: String, name: String, arguments: String)]
+        var promptTokens: Int
+        var completionTokens: Int
+        var assistantMessage: JSONValue
+    }
+
+    func chat(messages: [JSONValue], tools: [JSONValue], maxTokens: Int, toolChoice: String = "auto") async throws -> Reply {
+        var body: JSONObject = ["messages": .array(messages), "max_tokens": .int(maxTokens), "temperature": 0, "stream": false]
+        if !tools.isEmpty {
+            body["tools"] = .array(tools)
+            body["tool_choice"] = .string(toolChoice)
+        }
+        var request = URLRequest(url: URL(string: "http://127.0.0.1:\(port)/v1/chat/completions")!)
+        request.httpMethod = "POST"
+        request.setValue("application/json", forHTTPHeaderField: "Content-Type")
+        request.httpBody = Data(JSONValue.object(body).jsonString.utf8)
+        request.timeoutInterval = 600
+        let (data, response) = try await URLSession.shared.data(for: request)
+        let text = String(decoding: data, as: UTF8.self)
+        guard (response as? HTTPURLResponse)?.statusCode == 200 else {
+            throw BenchmarkFailure("llama-server answered \((response as? HTTPURLResponse)?.statusCode ?? 0): \(text.prefix(300))")
+        }
+        let json = try JSONValue(parsing: text)
+        let message = json["choices"]?[0]?["message"] ?? .null
+        let calls = (message["tool_calls"]?.arrayValue ?? []).map { call in
+            (id: call["id"]?.stringValue ?? "", name: call["function"]?["name"]?.stringValue ?? "",
+             arguments: call["function"]?["arguments"]?.stringValue ?? "")
+        }
+        return Reply(content: message["content"]?.stringValue ?? "", toolCalls: calls,
+                     promptTokens: json["usage"]?["prompt_tokens"]?.intValue ?? 0,
+                     completionTokens: json["usage"]?["completion_tokens"]?.intValue ?? 0,
+                     assistantMessage: message)
+    }
+}
+
+/// Reading a process's memory from /proc.
+enum ProcessMemory {
+    /// VmHWM (peak resident set) of `pid`, in bytes.
+    static func peakResidentBytes(pid: Int32) -> Int? {
+        guard let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8),
+              let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") }),
+              let kilobytes = Int(line.split(separator: " ").dropFirst().first ?? "") else { return nil }
+        return kilobytes * 1024
+    }
+}
