@@ -9,6 +9,8 @@ let sections: [(name: String, run: @Sendable (BenchmarkEnvironment) async throws
         try await IndexBenchmark.run(itemCount: environment.quick ? 100_000 : 1_000_000,
                                      workDirectory: environment.workDirectory.appendingPathComponent("index"))
     }),
+    ("grammar", { try await GrammarBenchmark.grammarOverhead($0, repetitions: $0.quick ? 3 : 7) }),
+    ("prefix-cache", { try await GrammarBenchmark.prefixCache($0, repetitions: $0.quick ? 2 : 5) }),
     ("vision", VisionBenchmark.run),
 ]
 
