@@ -170,6 +170,7 @@ public final class LanguageModelSession: Sendable {
         defer { state.withLock { $0.isResponding = false } }
         let newEntries = { self.state.withLock { $0.transcript.entries[start...] } }
 
+        let started = ContinuousClock.now
         var usage = Usage()
         var mode = tools.isEmpty ? .disallowed : options.toolCallingMode
         var content = ""
@@ -191,13 +192,12 @@ public final class LanguageModelSession: Sendable {
                         raw += text
                         let visible = filter.feed(text)
                         if !visible.isEmpty {
-                            if usage.timeToFirstToken == nil { usage.timeToFirstToken = .zero }
+                            if usage.timeToFirstToken == nil { usage.timeToFirstToken = .now - started }
                             content += visible
                             snapshot(content, newEntries())
                         }
                     case .finished(let summary):
                         usage.add(summary)
-                        if usage.timeToFirstToken == .zero { usage.timeToFirstToken = summary.timeToFirstToken }
                     }
                 }
                 content += filter.finish()

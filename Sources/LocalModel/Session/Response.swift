@@ -23,7 +23,7 @@ extension LanguageModelSession {
         public var decodeDuration = Duration.zero
         /// Time inside tool calls.
         public var toolDuration = Duration.zero
-        /// Time to the first visible text of the answer.
+        /// Time from the call to the first visible text of the answer (tool rounds included).
         public var timeToFirstToken: Duration?
         /// Generation rounds (one plus one per round of tool calls).
         public var rounds = 0
