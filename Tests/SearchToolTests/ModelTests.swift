@@ -36,8 +36,8 @@ struct TitleWordStage: CustomStage {
         for guide in [Guide(level: .dynamic(GuidanceProfile(attributes: [.stateOrProvince, .rating, .completionDate])), format: .compact)] {
             for question in Self.questions {
                 let tool = SearchTool(configuration: .init(sources: [TrailCorpus.source(index)], guide: guide))
-                let session = LanguageModelSession(model: model, tools: [tool, tool.fetchTool], maximumToolRounds: 1)
-                _ = try? await session.respond(to: question, options: GenerationOptions(maximumResponseTokens: 96, toolCallingMode: .required))
+                let session = LanguageModelSession(model: model, tools: [tool], maximumToolRounds: 1)
+                _ = try? await session.respond(to: question, options: GenerationOptions(maximumResponseTokens: 200, toolCallingMode: .required))
                 let calls = session.transcript.flatMap { entry -> [Transcript.ToolCall] in if case .toolCalls(let c) = entry { c.calls } else { [] } }
                 let outputs = session.transcript.compactMap { entry -> Transcript.ToolOutput? in if case .toolOutput(let o) = entry { o } else { nil } }
                 #expect(!calls.isEmpty, "no call for \(question)")
