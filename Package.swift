@@ -11,6 +11,7 @@ let package = Package(
         .library(name: "SearchIndex", targets: ["SearchIndex"]),
         .library(name: "Evaluations", targets: ["Evaluations"]),
         .library(name: "VisionTools", targets: ["VisionTools"]),
+        .library(name: "SearchTool", targets: ["SearchTool"]),
     ],
     targets: [
         .systemLibrary(name: "CLlama", path: "CModules/CLlama", pkgConfig: "llama",
@@ -27,8 +28,9 @@ let package = Package(
         .target(name: "SearchIndex", dependencies: ["CSQLite"]),
         .target(name: "Evaluations", resources: [.copy("Samples")]),
         .target(name: "VisionTools", dependencies: ["LocalModel", "CTesseract", "CZBar"]),
+        .target(name: "SearchTool", dependencies: ["SearchIndex", "LocalModel", "TokenBudget"]),
 
-        .executableTarget(name: "bench", dependencies: ["LocalModel", "SearchIndex", "VisionTools"], path: "Benchmarks/bench"),
+        .executableTarget(name: "bench", dependencies: ["LocalModel", "SearchIndex", "SearchTool", "VisionTools"], path: "Benchmarks/bench"),
         // A child process the SearchIndex tests SIGKILL in the middle of a batch.
         .executableTarget(name: "lantern-index-crash-probe", dependencies: ["SearchIndex"],
                           path: "Tests/SearchIndexCrashProbe"),
@@ -37,5 +39,6 @@ let package = Package(
         .testTarget(name: "LocalModelTests", dependencies: ["LocalModel"]),
         .testTarget(name: "SearchIndexTests", dependencies: ["SearchIndex"]),
         .testTarget(name: "VisionToolsTests", dependencies: ["VisionTools"]),
+        .testTarget(name: "SearchToolTests", dependencies: ["SearchTool", "SearchIndex", "LocalModel"]),
     ]
 )
