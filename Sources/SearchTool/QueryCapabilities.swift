@@ -65,7 +65,8 @@ struct QueryCapabilities: Sendable {
             sort = true
         case .focused(let domain):
             textMatch = true
-            stringAttributes = of(.string, .strings, in: domain.textAttributes.filter { $0 != .textContent })
+            // The domain's text attributes are matched by the terms (full text covers them).
+            stringAttributes = []
             numericAttributes = []
             dateAttributes = of(.date, in: domain.dateAttributes)
             peopleAttributes = domain.peopleAttributes

@@ -92,8 +92,10 @@ struct QueryLanguage: Sendable {
         }
         properties.append(.property("limit", .integer(description: text("How many results to show.", "Results to show"),
                                                       minimum: 1, maximum: c.maximumLimit), optional: true))
-        properties.append(.property("label", .string(description: text("A short title for these results.", "Title"),
+        if !compact {
+            properties.append(.property("label", .string(description: text("A short title for these results.", "Title"),
                                                      maxLength: Self.maximumLabelLength), optional: true))
+        }
         return .object(properties, description: text(
             "A search of the user's index, optionally followed by stages that count, group, or compute over the results.",
             "Search, then optional stages"))
