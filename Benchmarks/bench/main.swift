@@ -11,6 +11,7 @@ let sections: [(name: String, run: @Sendable (BenchmarkEnvironment) async throws
     }),
     ("grammar", { try await GrammarBenchmark.grammarOverhead($0, repetitions: $0.quick ? 3 : 7) }),
     ("prefix-cache", { try await GrammarBenchmark.prefixCache($0, repetitions: $0.quick ? 2 : 5) }),
+    ("searchtool", SearchToolBenchmark.run),
     ("vision", VisionBenchmark.run),
 ]
 
