@@ -10,6 +10,7 @@ let package = Package(
         .library(name: "LocalModel", targets: ["LocalModel"]),
         .library(name: "SearchIndex", targets: ["SearchIndex"]),
         .library(name: "Evaluations", targets: ["Evaluations"]),
+        .library(name: "SearchTool", targets: ["SearchTool"]),
     ],
     targets: [
         .systemLibrary(name: "CLlama", path: "CModules/CLlama", pkgConfig: "llama",
@@ -21,8 +22,9 @@ let package = Package(
         .target(name: "LocalModel", dependencies: ["CLlama", "TokenBudget"]),
         .target(name: "SearchIndex", dependencies: ["CSQLite"]),
         .target(name: "Evaluations", resources: [.copy("Samples")]),
+        .target(name: "SearchTool", dependencies: ["SearchIndex", "LocalModel", "TokenBudget"]),
 
-        .executableTarget(name: "bench", dependencies: ["LocalModel", "SearchIndex"], path: "Benchmarks/bench"),
+        .executableTarget(name: "bench", dependencies: ["LocalModel", "SearchIndex", "SearchTool"], path: "Benchmarks/bench"),
         // A child process the SearchIndex tests SIGKILL in the middle of a batch.
         .executableTarget(name: "lantern-index-crash-probe", dependencies: ["SearchIndex"],
                           path: "Tests/SearchIndexCrashProbe"),
@@ -30,5 +32,6 @@ let package = Package(
         .testTarget(name: "TokenBudgetTests", dependencies: ["TokenBudget"]),
         .testTarget(name: "LocalModelTests", dependencies: ["LocalModel"]),
         .testTarget(name: "SearchIndexTests", dependencies: ["SearchIndex"]),
+        .testTarget(name: "SearchToolTests", dependencies: ["SearchTool", "SearchIndex", "LocalModel"]),
     ]
 )
