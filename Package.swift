@@ -11,12 +11,15 @@ let package = Package(
         .library(name: "SearchIndex", targets: ["SearchIndex"]),
         .library(name: "Evaluations", targets: ["Evaluations"]),
         .library(name: "SearchTool", targets: ["SearchTool"]),
+        .executable(name: "ask", targets: ["ask"]),
     ],
     targets: [
         .systemLibrary(name: "CLlama", path: "CModules/CLlama", pkgConfig: "llama",
                        providers: [.apt(["libllama-dev", "libggml-dev"])]),
         .systemLibrary(name: "CSQLite", path: "CModules/CSQLite", pkgConfig: "sqlite3",
                        providers: [.apt(["libsqlite3-dev"])]),
+        .systemLibrary(name: "CEditLine", path: "CModules/CEditLine", pkgConfig: "libedit",
+                       providers: [.apt(["libedit-dev"])]),
 
         .target(name: "TokenBudget"),
         .target(name: "LocalModel", dependencies: ["CLlama", "TokenBudget"]),
@@ -24,6 +27,7 @@ let package = Package(
         .target(name: "Evaluations", resources: [.copy("Samples")]),
         .target(name: "SearchTool", dependencies: ["SearchIndex", "LocalModel", "TokenBudget"]),
 
+        .executableTarget(name: "ask", dependencies: ["LocalModel", "SearchIndex", "SearchTool", "Evaluations", "TokenBudget", "CEditLine"]),
         .executableTarget(name: "bench", dependencies: ["LocalModel", "SearchIndex", "SearchTool"], path: "Benchmarks/bench"),
         // A child process the SearchIndex tests SIGKILL in the middle of a batch.
         .executableTarget(name: "lantern-index-crash-probe", dependencies: ["SearchIndex"],
@@ -33,5 +37,7 @@ let package = Package(
         .testTarget(name: "LocalModelTests", dependencies: ["LocalModel"]),
         .testTarget(name: "SearchIndexTests", dependencies: ["SearchIndex"]),
         .testTarget(name: "SearchToolTests", dependencies: ["SearchTool", "SearchIndex", "LocalModel"]),
+        // Runs the built `ask` binary as a process; the dependency makes sure it is built first.
+        .testTarget(name: "askTests", dependencies: ["ask"]),
     ]
 )
