@@ -20,8 +20,10 @@ struct SearchSetup: Sendable {
         let catalogue = try await index.attributeCatalogue()
         // Items with paths came from a folder (FileSource); they read best as documents.
         let isFolder = catalogue.contains { $0.attribute == .path && $0.itemCount > 0 }
-        let hidden: Set<SearchableItemAttribute> = [.textContent, .contentType, .displayName, .latitude, .longitude]
-        var attributes = isFolder ? FilesSource.defaultFetchAttributes : [.title]
+        // A file's identifier is its path, so results need no separate path column (long paths
+        // also make poor filter values for the model).
+        let hidden: Set<SearchableItemAttribute> = [.textContent, .contentType, .displayName, .latitude, .longitude, .path]
+        var attributes = isFolder ? FilesSource.defaultFetchAttributes.filter { !hidden.contains($0) } : [.title]
         for summary in catalogue.sorted(by: { $0.itemCount > $1.itemCount })
         where !hidden.contains(summary.attribute) && !attributes.contains(summary.attribute) && attributes.count < Self.maximumFetchAttributes {
             attributes.append(summary.attribute)
