@@ -20,11 +20,13 @@ struct GuideOptions: Sendable {
         format = try arguments.choice("format", in: ["compact", "structured"]) == "compact" ? .compact : .structured
     }
 
-    /// The guide for an index: focused on documents for a folder, on items otherwise; dynamic
-    /// offers filters on exactly the attributes the model sees.
-    func guide(isFolder: Bool, attributes: [SearchableItemAttribute]) -> Guide {
+    /// The guide for an index; dynamic offers filters on exactly the attributes the model sees.
+    /// Focused uses the `.items` domain (title and text) for folders too: `.documents` adds a
+    /// filter on `path`, whose values are too long to offer, and the tool then builds an empty
+    /// enum that no grammar accepts.
+    func guide(attributes: [SearchableItemAttribute]) -> Guide {
         switch level {
-        case .focused: Guide(level: .focused(isFolder ? .documents : .items), format: format)
+        case .focused: Guide(level: .focused(.items), format: format)
         case .complete: Guide(level: .complete, format: format)
         case .dynamic: Guide(level: .dynamic(GuidanceProfile(attributes: attributes)), format: format)
         }

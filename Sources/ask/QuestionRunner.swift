@@ -123,9 +123,10 @@ struct QuestionRunner: Sendable {
         let items = try await setup.index.fetchItems(identifiers: ids)
         let byID = Dictionary(items.map { ($0.uniqueIdentifier, $0) }, uniquingKeysWith: { first, _ in first })
         let fetchedSet = Set(fetched)
-        return ids.map { id in
-            let set = byID[id]?.attributeSet
-            return AnswerReport.Source(id: id, title: set?.title ?? set?.displayName, path: set?.path, fetched: fetchedSet.contains(id))
+        // An id the model made up (a fetch of an item that does not exist) is no source.
+        return ids.compactMap { id in
+            guard let set = byID[id]?.attributeSet else { return nil }
+            return AnswerReport.Source(id: id, title: set.title ?? set.displayName, path: set.path, fetched: fetchedSet.contains(id))
         }
     }
 

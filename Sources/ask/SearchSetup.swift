@@ -31,7 +31,7 @@ struct SearchSetup: Sendable {
         self.index = index
         fetchAttributes = attributes
         customKinds = Dictionary(catalogue.filter(\.isCustom).map { ($0.attribute, $0.kind) }, uniquingKeysWith: { first, _ in first })
-        guide = guideOptions.guide(isFolder: isFolder, attributes: attributes)
+        guide = guideOptions.guide(attributes: attributes)
         let lead = "You answer questions about the user's own data. Search it with the tools, then answer briefly from what they returned."
         instructions = lead + "\n" + (try await SearchInstructions().render(for: index))
     }
