@@ -2,22 +2,26 @@
 import PackageDescription
 
 // Lantern: ask questions of your own data with a local model, on Linux, in Swift.
-// No package dependencies: llama.cpp, SQLite, Tesseract and ZBar come from the system (see scripts/setup.sh).
+// No package dependencies: llama.cpp, SQLite, libedit, Tesseract and ZBar come from the system
+// (scripts/setup.sh installs them).
 let package = Package(
     name: "Lantern",
     products: [
         .library(name: "TokenBudget", targets: ["TokenBudget"]),
         .library(name: "LocalModel", targets: ["LocalModel"]),
         .library(name: "SearchIndex", targets: ["SearchIndex"]),
+        .library(name: "SearchTool", targets: ["SearchTool"]),
         .library(name: "Evaluations", targets: ["Evaluations"]),
         .library(name: "VisionTools", targets: ["VisionTools"]),
-        .library(name: "SearchTool", targets: ["SearchTool"]),
+        .executable(name: "ask", targets: ["ask"]),
     ],
     targets: [
         .systemLibrary(name: "CLlama", path: "CModules/CLlama", pkgConfig: "llama",
                        providers: [.apt(["libllama-dev", "libggml-dev"])]),
         .systemLibrary(name: "CSQLite", path: "CModules/CSQLite", pkgConfig: "sqlite3",
                        providers: [.apt(["libsqlite3-dev"])]),
+        .systemLibrary(name: "CEditLine", path: "CModules/CEditLine", pkgConfig: "libedit",
+                       providers: [.apt(["libedit-dev"])]),
         .systemLibrary(name: "CTesseract", path: "CModules/CTesseract", pkgConfig: "tesseract",
                        providers: [.apt(["libtesseract-dev", "libleptonica-dev", "tesseract-ocr-eng"])]),
         .systemLibrary(name: "CZBar", path: "CModules/CZBar", pkgConfig: "zbar",
@@ -26,10 +30,11 @@ let package = Package(
         .target(name: "TokenBudget"),
         .target(name: "LocalModel", dependencies: ["CLlama", "TokenBudget"]),
         .target(name: "SearchIndex", dependencies: ["CSQLite"]),
+        .target(name: "SearchTool", dependencies: ["SearchIndex", "LocalModel", "TokenBudget"]),
         .target(name: "Evaluations", resources: [.copy("Samples")]),
         .target(name: "VisionTools", dependencies: ["LocalModel", "CTesseract", "CZBar"]),
-        .target(name: "SearchTool", dependencies: ["SearchIndex", "LocalModel", "TokenBudget"]),
 
+        .executableTarget(name: "ask", dependencies: ["LocalModel", "SearchIndex", "SearchTool", "Evaluations", "TokenBudget", "CEditLine"]),
         .executableTarget(name: "bench", dependencies: ["LocalModel", "SearchIndex", "SearchTool", "VisionTools"], path: "Benchmarks/bench"),
         // A child process the SearchIndex tests SIGKILL in the middle of a batch.
         .executableTarget(name: "lantern-index-crash-probe", dependencies: ["SearchIndex"],
@@ -38,7 +43,9 @@ let package = Package(
         .testTarget(name: "TokenBudgetTests", dependencies: ["TokenBudget"]),
         .testTarget(name: "LocalModelTests", dependencies: ["LocalModel"]),
         .testTarget(name: "SearchIndexTests", dependencies: ["SearchIndex"]),
-        .testTarget(name: "VisionToolsTests", dependencies: ["VisionTools"]),
         .testTarget(name: "SearchToolTests", dependencies: ["SearchTool", "SearchIndex", "LocalModel"]),
+        .testTarget(name: "VisionToolsTests", dependencies: ["VisionTools"]),
+        // Runs the built `ask` binary as a process; the dependency makes sure it is built first.
+        .testTarget(name: "askTests", dependencies: ["ask"]),
     ]
 )

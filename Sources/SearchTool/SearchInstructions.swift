@@ -70,12 +70,12 @@ public struct SearchInstructions: Sendable {
                    case .statistic(let high?, _) = try await index.aggregate(.statistic(.maximum, summary.attribute)) {
                     line += "; from \(Self.number(low)) to \(Self.number(high))"
                 }
-            case .string, .strings:
+            case .string where summary.attribute != .textContent, .strings:
                 let distinct = try await index.distinctValues(of: summary.attribute, limit: 12)
                 if distinct.isComplete && summary.attribute != .title && summary.attribute != .textContent {
                     line += "; values: " + distinct.values.map { TextFraming.singleLine($0.value.description) }.joined(separator: ", ")
                 }
-            case .date:
+            case .date, .string, .strings:
                 break
             }
             lines.append(line)
