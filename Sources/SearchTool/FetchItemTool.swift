@@ -22,9 +22,12 @@ public struct FetchItemTool: Tool {
     let hydrator: Hydrator
     let format: FormatLevel
     let maximumResponseSize: Int?
+    let shownIdentifiers: ShownIdentifiers
+    let searchToolName: String
     static let maximumIdentifierLength = 200
 
-    init(name: String, searchToolName: String, resolver: SourceResolver, hydrator: Hydrator, format: FormatLevel, maximumResponseSize: Int?) {
+    init(name: String, searchToolName: String, resolver: SourceResolver, hydrator: Hydrator, format: FormatLevel,
+         maximumResponseSize: Int?, shownIdentifiers: ShownIdentifiers) {
         self.name = name
         self.description = format == .compact
             ? "Read one item's full text by its id from \(searchToolName)."
@@ -34,6 +37,16 @@ public struct FetchItemTool: Tool {
         self.hydrator = hydrator
         self.format = format
         self.maximumResponseSize = maximumResponseSize
+        self.shownIdentifiers = shownIdentifiers
+        self.searchToolName = searchToolName
+    }
+
+    /// Once the search tool has shown items, `id` may only be one of their identifiers (the
+    /// session asks again every round, so ids found by this response's searches count).
+    public func parameters(for prompt: Prompt) async -> GenerationSchema {
+        let shown = shownIdentifiers.all.filter { $0.count <= Self.maximumIdentifierLength }
+        guard !shown.isEmpty else { return parameters }
+        return .object([.property("id", .string(description: "An id from \(searchToolName)", anyOf: shown))])
     }
 
     public func call(arguments: Arguments) async throws -> String {

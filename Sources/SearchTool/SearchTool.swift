@@ -43,11 +43,12 @@ public struct SearchTool: Tool {
         engine = SearchEngine(configuration: configuration, capabilities: capabilities, language: language)
     }
 
-    /// The companion tool that reads one item in full, over the same sources.
+    /// The companion tool that reads one item in full, over the same sources. Its `id`
+    /// argument is limited, per round, to the identifiers this search tool has returned.
     public var fetchTool: FetchItemTool {
         FetchItemTool(name: configuration.fetchToolName, searchToolName: name, resolver: engine.resolver,
                       hydrator: engine.hydrator, format: configuration.guide.format,
-                      maximumResponseSize: configuration.maximumResponseSize)
+                      maximumResponseSize: configuration.maximumResponseSize, shownIdentifiers: engine.shownIdentifiers)
     }
 
     /// Every reply of every query this tool runs, in order (Apple's `searchResults`).
@@ -77,6 +78,8 @@ final class SearchEngine: Sendable {
     let resolver: SourceResolver
     let hydrator: Hydrator
     let channel = ReplyChannel()
+    /// Identifiers of the items shown to the model so far, newest last.
+    let shownIdentifiers = ShownIdentifiers()
     private let fewValues = Mutex<[SearchableItemAttribute: [String]]?>(nil)
     static let fewValuesLimit = 30
     static let maximumVocabulary = 80
@@ -137,6 +140,7 @@ final class SearchEngine: Sendable {
                                      queryToken: token, stageToken: SearchReply.StageToken(query: token, index: stage)))
         }
         let shown = outcome.items.count
+        shownIdentifiers.record(outcome.items.map(\.uniqueIdentifier))
         guard let final = outcome.final else {
             let header = outcome.matched == 0
                 ? "No items matched. Try other words or fewer conditions."
@@ -145,4 +149,21 @@ final class SearchEngine: Sendable {
         }
         return formatter.data(final, header: "\(outcome.matched) items matched. \(request.stages.last?.name ?? "") result:", notes: outcome.notes)
     }
+}
+
+/// The identifiers a search tool has shown the model, which are the only ones worth fetching:
+/// a small model asked for an id otherwise writes a run of digits.
+final class ShownIdentifiers: Sendable {
+    private let identifiers = Mutex<[String]>([])
+    static let limit = 60
+
+    func record(_ new: [String]) {
+        identifiers.withLock { list in
+            list.removeAll { new.contains($0) }
+            list += new
+            if list.count > Self.limit { list.removeFirst(list.count - Self.limit) }
+        }
+    }
+
+    var all: [String] { identifiers.withLock { $0 } }
 }

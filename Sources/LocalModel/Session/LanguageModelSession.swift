@@ -159,7 +159,7 @@ public final class LanguageModelSession: Sendable {
         guard model.chatTemplate.family != .unsupported else {
             throw GenerationError.unsupportedChatTemplate(family: model.chatTemplate.family.rawValue)
         }
-        let grammars = try await RoundGrammars(tools: tools, prompt: prompt, answer: answer)
+        var grammars = try await RoundGrammars(tools: tools, prompt: prompt, answer: answer)
         let start = try state.withLock { state -> Int in
             guard !state.isResponding else { throw GenerationError.concurrentRequests }
             state.isResponding = true
@@ -221,6 +221,9 @@ public final class LanguageModelSession: Sendable {
                 }
                 usage.toolDuration += ContinuousClock.now - clock
                 snapshot(content, newEntries())
+                // tools may narrow their arguments to what this round produced (fetch: the ids
+                // the search just returned), so the grammar is compiled again
+                grammars = try await RoundGrammars(tools: tools, prompt: prompt, answer: answer)
                 if mode == .required && options.requiredToolCallingExit == .relaxAfterFirstRound { mode = .allowed }
                 // a structured answer is the point of the request: at the round limit the next
                 // round must answer rather than fail

@@ -36,7 +36,8 @@ public protocol Tool<Arguments, Output>: Sendable {
     /// search terms limited to words of the user's question, or image labels limited to the
     /// prompt's attachments. Small models write far better arguments under a tight grammar;
     /// the instructions keep describing `parameters`, so the KV cache of the instructions stays
-    /// valid across requests. Defaults to `parameters`.
+    /// valid across requests. The session asks again before every round of a response, so a
+    /// tool may narrow its arguments to what earlier rounds produced. Defaults to `parameters`.
     func parameters(for prompt: Prompt) async -> GenerationSchema
 
     /// Runs the tool. A thrown error goes back to the model as the tool's response (or ends
