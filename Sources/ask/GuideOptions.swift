@@ -10,25 +10,12 @@ struct GuideOptions: Sendable {
         .value("format", "compact|structured", "How tool results and descriptions read (default: structured)."),
     ]
 
-    enum Level: String, Sendable { case focused, complete, dynamic }
-
-    let level: Level
+    let level: SearchSetup.GuideLevel
     let format: FormatLevel
 
     init(_ arguments: ParsedArguments) throws(UsageError) {
-        level = try arguments.choice("guide", in: ["focused", "complete", "dynamic"]).flatMap(Level.init(rawValue:)) ?? .focused
+        level = try arguments.choice("guide", in: SearchSetup.GuideLevel.allCases.map(\.rawValue))
+            .flatMap(SearchSetup.GuideLevel.init(rawValue:)) ?? .focused
         format = try arguments.choice("format", in: ["compact", "structured"]) == "compact" ? .compact : .structured
-    }
-
-    /// The guide for an index; dynamic offers filters on exactly the attributes the model sees.
-    /// Focused uses the `.items` domain (title and text) for folders too: `.documents` adds a
-    /// filter on `path`, whose values are too long to offer, and the tool then builds an empty
-    /// enum that no grammar accepts.
-    func guide(attributes: [SearchableItemAttribute]) -> Guide {
-        switch level {
-        case .focused: Guide(level: .focused(.items), format: format)
-        case .complete: Guide(level: .complete, format: format)
-        case .dynamic: Guide(level: .dynamic(GuidanceProfile(attributes: attributes)), format: format)
-        }
     }
 }

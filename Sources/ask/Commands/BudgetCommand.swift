@@ -1,5 +1,6 @@
 import Foundation
 import LocalModel
+import SearchTool
 
 /// `ask budget`: what a question would cost in the context window, section by section
 /// (instructions, each tool's description and schema, template, prompt, reserved answer),
@@ -35,7 +36,7 @@ struct BudgetCommand: Command {
     func run() async throws -> Int32 {
         let model = try modelOptions.loadVocabulary()
         let opened = try await IndexOpener().open(selection)
-        let setup = try await SearchSetup(index: opened.index, guideOptions: guideOptions)
+        let setup = try await SearchSetup(index: opened.index, guide: guideOptions.level, format: guideOptions.format)
         let (session, tool) = setup.makeSession(model: model, window: modelOptions.window(for: model), thinking: thinking)
         defer { tool.finish() }
         let report = try session.budgetReport(for: Prompt(question))

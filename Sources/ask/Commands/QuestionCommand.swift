@@ -1,5 +1,6 @@
 import Foundation
 import LocalModel
+import SearchTool
 
 /// `ask [QUESTION]`: answers one question over the chosen data, or, with no question, opens an
 /// interactive prompt where each question is a fresh retrieval with the model loaded once.
@@ -63,7 +64,7 @@ struct QuestionCommand: Command {
         if let summary = opened.summary, Terminal.standardErrorIsTerminal {
             Terminal.error("Index '\(opened.name)': \(summary)\n")
         }
-        let setup = try await SearchSetup(index: opened.index, guideOptions: guideOptions)
+        let setup = try await SearchSetup(index: opened.index, guide: guideOptions.level, format: guideOptions.format)
         let (model, loadDuration) = try await modelOptions.load()
         let runner = QuestionRunner(model: model, setup: setup, window: modelOptions.context, maximumTokens: maximumTokens, thinking: thinking,
                                     json: json, fullTrace: trace, loadDuration: loadDuration)

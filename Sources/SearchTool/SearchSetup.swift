@@ -1,22 +1,34 @@
 import LocalModel
 import SearchIndex
-import SearchTool
 import TokenBudget
 
-/// Everything a question's session needs from the index, worked out once: which attributes the
+/// Everything a question's session needs from an index, worked out once: which attributes the
 /// model sees in results, their kinds, the guide, and the instructions describing the index.
 /// Each question then gets a fresh search tool and session from `makeSession`.
-struct SearchSetup: Sendable {
-    let index: SearchableIndex
-    let fetchAttributes: [SearchableItemAttribute]
-    let customKinds: [SearchableItemAttribute: AttributeKind]
-    let guide: Guide
-    let instructions: String
+///
+/// This is the wiring `ask`, the evaluations, the benchmarks and the examples share, so that
+/// what is measured is what users run.
+public struct SearchSetup: Sendable {
+    /// How much of the query language the search tool offers.
+    public enum GuideLevel: String, Sendable, CaseIterable {
+        /// Title, text and dates: the default, sized for small models and 4K–8K windows.
+        case focused
+        /// Every attribute, predicate and stage.
+        case complete
+        /// Filters on exactly the attributes the model sees in results.
+        case dynamic
+    }
+
+    public let index: SearchableIndex
+    public let fetchAttributes: [SearchableItemAttribute]
+    public let customKinds: [SearchableItemAttribute: AttributeKind]
+    public let guide: Guide
+    public let instructions: String
 
     /// Results show at most this many attributes: a 4K–8K window cannot afford every column.
-    static let maximumFetchAttributes = 8
+    public static let maximumFetchAttributes = 8
 
-    init(index: SearchableIndex, guideOptions: GuideOptions) async throws {
+    public init(index: SearchableIndex, guide level: GuideLevel = .focused, format: FormatLevel = .structured) async throws {
         let catalogue = try await index.attributeCatalogue()
         // Items with paths came from a folder (FileSource); they read best as documents.
         let isFolder = catalogue.contains { $0.attribute == .path && $0.itemCount > 0 }
@@ -31,14 +43,20 @@ struct SearchSetup: Sendable {
         self.index = index
         fetchAttributes = attributes
         customKinds = Dictionary(catalogue.filter(\.isCustom).map { ($0.attribute, $0.kind) }, uniquingKeysWith: { first, _ in first })
-        guide = guideOptions.guide(attributes: attributes)
+        // Focused uses the `.items` domain (title and text) for folders too: `.documents` adds a
+        // filter on `path`, whose values are too long to offer as a grammar's choices.
+        switch level {
+        case .focused: guide = Guide(level: .focused(.items), format: format)
+        case .complete: guide = Guide(level: .complete, format: format)
+        case .dynamic: guide = Guide(level: .dynamic(GuidanceProfile(attributes: attributes)), format: format)
+        }
         let lead = "You answer questions about the user's own data. Search it with the tools, then answer briefly from what they returned."
         instructions = lead + "\n" + (try await SearchInstructions().render(for: index))
     }
 
     /// A fresh search tool (its `searchResults` stream belongs to this question) and a session
     /// with the search and fetch tools.
-    func makeSession(model: any LanguageModel, window: ContextWindow?, thinking: Bool) -> (LanguageModelSession, SearchTool) {
+    public func makeSession(model: any LanguageModel, window: ContextWindow?, thinking: Bool) -> (LanguageModelSession, SearchTool) {
         let source = IndexSource(index: index, fetchAttributes: fetchAttributes, customAttributeKinds: customKinds)
         let tool = SearchTool(configuration: .init(sources: [.index(source)], guide: guide))
         let session = LanguageModelSession(model: model, tools: [tool, tool.fetchTool], instructions: instructions,
