@@ -37,7 +37,7 @@ final class ItemStore {
             insertItem = try database.prepare(ItemStore.insertSQL)
             findItem = try database.prepare("SELECT rowid FROM items WHERE identifier = ?")
             insertListValue = try database.prepare("INSERT OR IGNORE INTO list_values(attribute, value, item) VALUES(?, ?, ?)")
-            insertCustomValue = try database.prepare("INSERT INTO custom_values(key, item, text, number, day) VALUES(?, ?, ?, ?, ?)")
+            insertCustomValue = try database.prepare("INSERT INTO custom_values(item, key, position, text, number, day) VALUES(?, ?, ?, ?, ?, ?)")
             insertText = try database.prepare("INSERT INTO item_text(rowid, data) VALUES(?, ?)")
             insertWords = try database.prepare("INSERT INTO fts(rowid, title, extra, body) VALUES(?, ?, ?, ?)")
         }
@@ -101,6 +101,25 @@ final class ItemStore {
     private static let listSelectSQL =
         "SELECT \(listColumns.map { "\"\($0.rawValue)\"" }.joined(separator: ", ")) FROM items WHERE rowid = ?"
 
+    /// Where each standard attribute goes in `insertSQL`'s bindings (after the 4 leading ones), so
+    /// an item costs one lookup per attribute it has rather than one per column.
+    private struct Slot {
+        var binding: Int, kind: AttributeKind, order: Int, inExtraText: Bool
+    }
+
+    private static let leadingBindingCount = 4
+
+    private static let slots: (byAttribute: [SearchableItemAttribute: Slot], count: Int) = {
+        var slots: [SearchableItemAttribute: Slot] = [:]
+        var binding = leadingBindingCount
+        for (order, (attribute, kind)) in IndexSchema.columns.enumerated() {
+            let extra = SearchableItemAttribute.fullTextSearchable.contains(attribute) && attribute != .title && attribute != .displayName
+            slots[attribute] = Slot(binding: binding, kind: kind, order: order, inExtraText: extra)
+            binding += kind == .date ? 2 : 1
+        }
+        return (slots, binding)
+    }()
+
     /// Inserts or replaces an item (by `uniqueIdentifier`). Call inside a transaction or savepoint.
     func upsert(_ item: SearchableItem) throws(SearchIndexError) {
         guard !item.uniqueIdentifier.isEmpty else { throw .emptyIdentifier }
@@ -108,28 +127,32 @@ final class ItemStore {
         let set = item.attributeSet
         let body = set.textContent.map(Self.clean)
         let identifier = Self.clean(item.uniqueIdentifier)
-        var bindings: [SQLiteValue] = [
-            .text(identifier),
-            item.domainIdentifier.map { .text(Self.clean($0)) } ?? .null,
-            item.expirationDate.map { .real($0.timeIntervalSince1970) } ?? .null,
-            body.map { .integer(Int64($0.utf8.count)) } ?? .null,
-        ]
-        bindings.reserveCapacity(48)
-        for (attribute, kind) in IndexSchema.columns {
-            let value = set[attribute]
-            if let value, value.kind != kind {
-                throw .attributeKindMismatch(attribute: attribute.rawValue, expected: kind, found: value.kind)
+        var bindings = [SQLiteValue](repeating: .null, count: Self.slots.count)
+        bindings[0] = .text(identifier)
+        bindings[1] = item.domainIdentifier.map { .text(Self.clean($0)) } ?? .null
+        bindings[2] = item.expirationDate.map { .real($0.timeIntervalSince1970) } ?? .null
+        bindings[3] = body.map { .integer(Int64($0.utf8.count)) } ?? .null
+        var lists: [(SearchableItemAttribute, [String])] = []
+        var extraParts: [(order: Int, texts: [String])] = []
+        for (attribute, value) in set.values {
+            guard let slot = Self.slots.byAttribute[attribute] else { continue } // custom, or textContent
+            guard value.kind == slot.kind else {
+                throw .attributeKindMismatch(attribute: attribute.rawValue, expected: slot.kind, found: value.kind)
             }
             switch value {
-            case .string(let text): bindings.append(.text(Self.clean(text)))
-            case .strings(let list): bindings.append(.text(Self.cleanList(list).joined(separator: String(IndexSchema.listSeparator))))
-            case .number(let number): bindings.append(number.isFinite ? .real(number) : .null)
+            case .string(let text):
+                let cleaned = Self.clean(text)
+                bindings[slot.binding] = .text(cleaned)
+                if slot.inExtraText { extraParts.append((slot.order, [cleaned])) }
+            case .strings(let list):
+                let cleaned = Self.cleanList(list)
+                bindings[slot.binding] = .text(cleaned.joined(separator: String(IndexSchema.listSeparator)))
+                lists.append((attribute, cleaned))
+                if slot.inExtraText { extraParts.append((slot.order, cleaned)) }
+            case .number(let number): bindings[slot.binding] = number.isFinite ? .real(number) : .null
             case .date(let date):
-                bindings.append(.real(date.timeIntervalSince1970))
-                bindings.append(.integer(DayNumber.of(date, in: timeZone)))
-            case nil:
-                bindings.append(.null)
-                if kind == .date { bindings.append(.null) }
+                bindings[slot.binding] = .real(date.timeIntervalSince1970)
+                bindings[slot.binding + 1] = .integer(DayNumber.of(date, in: timeZone))
             }
         }
         // A new identifier (the common case) costs one insert; an existing one is replaced.
@@ -142,8 +165,8 @@ final class ItemStore {
         }
         let rowid = database.lastInsertedRowID
 
-        for attribute in Self.listColumns {
-            for element in Set(Self.cleanList(set[attribute]?.stringsValue ?? [])) {
+        for (attribute, cleaned) in lists {
+            for element in Set(cleaned) {
                 try statements.insertListValue.run([.text(attribute.rawValue), .text(element), .integer(rowid)])
             }
         }
@@ -156,7 +179,7 @@ final class ItemStore {
             case .strings(let list):
                 var stored = Set<String>()
                 for element in Self.cleanList(list) where stored.insert(element).inserted {
-                    try insertCustom(record.key.keyName, rowid, text: element)
+                    try insertCustom(record.key.keyName, rowid, position: stored.count - 1, text: element)
                 }
                 if record.key.isSearchableByDefault { customText += Self.cleanList(list) }
             case .number(let number):
@@ -167,23 +190,14 @@ final class ItemStore {
             }
         }
         let title = [set.title, set.displayName].compactMap { $0.map(Self.clean) }.joined(separator: "\n")
-        var extraParts: [String] = []
-        for attribute in SearchableItemAttribute.fullTextSearchable where attribute != .title
-            && attribute != .displayName && attribute != .textContent {
-            switch set[attribute] {
-            case .string(let text): extraParts.append(Self.clean(text))
-            case .strings(let list): extraParts += Self.cleanList(list)
-            default: break
-            }
-        }
-        let extra = (extraParts + customText).joined(separator: "\n")
+        let extra = (extraParts.sorted { $0.order < $1.order }.flatMap(\.texts) + customText).joined(separator: "\n")
         try statements.insertText.run([.integer(rowid), .blob(TextCompression.encode(title + "\u{0}" + extra + "\u{0}" + (body ?? "")))])
         pendingWords[rowid] = Words(title: title, extra: extra, body: body ?? "")
     }
 
-    private func insertCustom(_ key: String, _ rowid: Int64, text: String? = nil, number: Double? = nil,
+    private func insertCustom(_ key: String, _ rowid: Int64, position: Int = 0, text: String? = nil, number: Double? = nil,
                               day: Int64? = nil) throws(SearchIndexError) {
-        try statements.insertCustomValue.run([.text(key), .integer(rowid), text.map(SQLiteValue.text) ?? .null,
+        try statements.insertCustomValue.run([.integer(rowid), .text(key), .integer(Int64(position)), text.map(SQLiteValue.text) ?? .null,
                                               number.map(SQLiteValue.real) ?? .null, day.map(SQLiteValue.integer) ?? .null])
     }
 
@@ -290,6 +304,9 @@ final class ItemStore {
     }
 
     static func cleanList(_ list: [String]) -> [String] {
-        list.map { clean($0).replacingOccurrences(of: String(IndexSchema.listSeparator), with: " ") }.filter { !$0.isEmpty }
+        list.map { element in
+            let cleaned = clean(element)
+            return cleaned.utf8.contains(0x1F) ? cleaned.replacingOccurrences(of: String(IndexSchema.listSeparator), with: " ") : cleaned
+        }.filter { !$0.isEmpty }
     }
 }
