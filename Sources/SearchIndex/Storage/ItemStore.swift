@@ -18,6 +18,13 @@ final class ItemStore {
     let timeZone: TimeZone
     private(set) var customKeys: [String: CustomKeyRecord]
     private var pendingWords: [Int64: Words] = [:]
+    /// How to undo each change to `pendingWords` since the last flush: the rowid and the words it
+    /// had before (nil: none). A rollback replays it backwards, so a snapshot never copies the
+    /// queue (which, holding up to `wordRunLength` items, made every call of a batch copy it).
+    private var wordUndoLog: [(rowid: Int64, previous: Words?)] = []
+    /// Counts flushes; a state from before the last flush had no words pending (every flush ends
+    /// a transaction's or a batch's run, and both start with none).
+    private var flushGeneration = 0
     private let statements: Statements
 
     /// Inside a batch, words are handed to FTS5 once this many items are waiting (about 12 MiB of
@@ -46,7 +53,8 @@ final class ItemStore {
     /// What a failed write must undo besides the database: custom keys it registered and words it queued.
     struct State {
         fileprivate var customKeys: [String: CustomKeyRecord]
-        fileprivate var pendingWords: [Int64: Words]
+        fileprivate var wordUndoCount: Int
+        fileprivate var flushGeneration: Int
     }
 
     init(database: SQLiteDatabase, timeZone: TimeZone) throws(SearchIndexError) {
@@ -58,8 +66,23 @@ final class ItemStore {
 
     /// A snapshot to restore when the transaction or savepoint it was taken at is rolled back.
     var state: State {
-        get { State(customKeys: customKeys, pendingWords: pendingWords) }
-        set { customKeys = newValue.customKeys; pendingWords = newValue.pendingWords }
+        get { State(customKeys: customKeys, wordUndoCount: wordUndoLog.count, flushGeneration: flushGeneration) }
+        set {
+            customKeys = newValue.customKeys
+            guard newValue.flushGeneration == flushGeneration else {
+                pendingWords.removeAll()
+                wordUndoLog.removeAll()
+                return
+            }
+            while wordUndoLog.count > newValue.wordUndoCount, let (rowid, previous) = wordUndoLog.popLast() {
+                pendingWords[rowid] = previous
+            }
+        }
+    }
+
+    private func setPendingWords(_ words: Words?, for rowid: Int64) {
+        let previous = words.map { pendingWords.updateValue($0, forKey: rowid) } ?? pendingWords.removeValue(forKey: rowid)
+        if previous != nil || words != nil { wordUndoLog.append((rowid, previous)) }
     }
 
     var pendingWordCount: Int { pendingWords.count }
@@ -71,6 +94,8 @@ final class ItemStore {
             try statements.insertWords.run([.integer(rowid), .text(words.title), .text(words.extra), .text(words.body)])
         }
         pendingWords.removeAll()
+        wordUndoLog.removeAll()
+        flushGeneration += 1
     }
 
     static func loadCustomKeys(_ database: SQLiteDatabase) throws(SearchIndexError) -> [String: CustomKeyRecord] {
@@ -192,7 +217,7 @@ final class ItemStore {
         let title = [set.title, set.displayName].compactMap { $0.map(Self.clean) }.joined(separator: "\n")
         let extra = (extraParts.sorted { $0.order < $1.order }.flatMap(\.texts) + customText).joined(separator: "\n")
         try statements.insertText.run([.integer(rowid), .blob(TextCompression.encode(title + "\u{0}" + extra + "\u{0}" + (body ?? "")))])
-        pendingWords[rowid] = Words(title: title, extra: extra, body: body ?? "")
+        setPendingWords(Words(title: title, extra: extra, body: body ?? ""), for: rowid)
     }
 
     private func insertCustom(_ key: String, _ rowid: Int64, position: Int = 0, text: String? = nil, number: Double? = nil,
@@ -231,7 +256,8 @@ final class ItemStore {
     /// Deletes one item and every trace of it: its row, list and custom values, stored text and
     /// the words in the full-text index.
     func deleteRow(_ rowid: Int64, identifier: String) throws(SearchIndexError) {
-        if pendingWords.removeValue(forKey: rowid) != nil {
+        if pendingWords[rowid] != nil {
+            setPendingWords(nil, for: rowid)
             // Its words never reached FTS5.
             try database.run("DELETE FROM item_text WHERE rowid = ?", [.integer(rowid)])
         } else if let stored = try database.query("SELECT data FROM item_text WHERE rowid = ?", [.integer(rowid)], { $0.blob(0) }).first {
@@ -276,7 +302,7 @@ final class ItemStore {
     }
 
     func deleteAll() throws(SearchIndexError) {
-        pendingWords.removeAll()
+        for rowid in Array(pendingWords.keys) { setPendingWords(nil, for: rowid) }
         try database.execute("""
             DELETE FROM items; DELETE FROM item_text; DELETE FROM list_values; DELETE FROM custom_values;
             INSERT INTO fts(fts) VALUES('delete-all');
