@@ -23,7 +23,9 @@ public actor SearchableIndex {
     /// Items the open batch has written so far (replacements included).
     private var batchItemCount = 0
     /// Whether the open batch has dropped the secondary indexes, to build them again before it commits.
-    private var bulkLoading = false
+    private(set) var bulkLoading = false
+    /// Roughly how many items the index held when the open batch began (its highest rowid).
+    private var batchStartSize = 0
     private var earliestExpiration: Date?
     private var catalogue: [AttributeSummary]?
     private var delegate: (any SearchableIndexDelegate)?
@@ -83,9 +85,11 @@ public actor SearchableIndex {
 
     // MARK: Writes
 
-    /// A batch that has written more than this many items loads in bulk: it drops the secondary
-    /// indexes (`IndexSchema.secondaryIndexes`) at that point and builds them again, each in one
-    /// sorted pass, just before it commits. All of it is inside the batch's transaction, so a
+    /// A batch that has written more than this many items, and more than a quarter of what the
+    /// index held before it, loads in bulk: it drops the secondary indexes
+    /// (`IndexSchema.secondaryIndexes`) at that point and builds them again, each in one sorted
+    /// pass, just before it commits. (Into a large index, a smaller batch is cheaper to add item by
+    /// item than to rebuild every index over.) All of it is inside the batch's transaction, so a
     /// process killed mid-batch still leaves the index as before, and readers keep using the
     /// committed indexes meanwhile.
     static let bulkLoadThreshold = 5_000
@@ -94,7 +98,7 @@ public actor SearchableIndex {
     public func indexSearchableItems(_ items: [SearchableItem]) throws(SearchIndexError) {
         if inBatch {
             batchItemCount += items.count
-            if !bulkLoading, batchItemCount > Self.bulkLoadThreshold {
+            if !bulkLoading, batchItemCount > max(Self.bulkLoadThreshold, batchStartSize / 4) {
                 bulkLoading = true
                 try writer.execute(IndexSchema.secondaryIndexes.map { "DROP INDEX IF EXISTS \"\($0.name)\";" }.joined(separator: " "))
             }
@@ -181,7 +185,9 @@ public actor SearchableIndex {
     /// A process killed before `endBatch` leaves the index exactly as before `beginBatch`.
     public func beginBatch() throws(SearchIndexError) {
         guard !inBatch else { throw .batchAlreadyInProgress }
+        let size = try writer.query("SELECT max(rowid) FROM items") { $0.integer(0) }.first ?? 0
         try writer.execute("BEGIN IMMEDIATE")
+        batchStartSize = Int(size)
         inBatch = true
         batchStartState = store.state
     }

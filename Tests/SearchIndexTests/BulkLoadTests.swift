@@ -136,3 +136,36 @@ import Testing
         #expect(try await reopened.ids(.compare(.rating, .greaterOrEqual, .number(4))) == Corpus.ids { $0.rating >= 4 })
     }
 }
+
+extension BulkLoadTests {
+    /// Into an index already holding many items, a batch loads in bulk only once it has written
+    /// more than a quarter of them: below that, adding item by item beats rebuilding every index.
+    @Test func bulkLoadingWaitsForAQuarterOfALargeIndex() async throws {
+        let threshold = SearchableIndex.bulkLoadThreshold
+        let folder = try TemporaryFolder()
+        let index = try folder.index()
+        let existing = 4 * (threshold + 1_000)
+        try await index.beginBatch()
+        for start in stride(from: 0, to: existing, by: 1_000) {
+            try await index.indexSearchableItems((start..<min(existing, start + 1_000)).map(Self.note))
+        }
+        #expect(await index.bulkLoading, "an empty index loads a large batch in bulk")
+        try await index.endBatch(clientState: Data("first".utf8))
+
+        try await index.beginBatch()
+        var written = 0
+        while written <= threshold {
+            try await index.indexSearchableItems((existing + written..<existing + written + 1_000).map(Self.note))
+            written += 1_000
+        }
+        #expect(await !index.bulkLoading, "past the threshold but under a quarter of the index")
+        while written <= existing / 4 {
+            try await index.indexSearchableItems((existing + written..<existing + written + 1_000).map(Self.note))
+            written += 1_000
+        }
+        #expect(await index.bulkLoading, "past a quarter of the index")
+        try await index.endBatch(clientState: Data("second".utf8))
+        #expect(try await index.count() == existing + written)
+        #expect(try Self.indexNamesAndIntegrity(index.fileURL).1 == ["ok"])
+    }
+}
