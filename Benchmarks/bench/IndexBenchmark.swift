@@ -74,6 +74,15 @@ enum IndexBenchmark {
         return Double(elapsed.components.seconds) * 1_000 + Double(elapsed.components.attoseconds) / 1e15
     }
 
+    /// CPU seconds this process has used (all threads). While the index is built only the
+    /// writer works, so the difference over the build is its CPU cost, which other work on a
+    /// shared machine does not inflate the way it inflates wall-clock time.
+    static func processCPUSeconds() -> Double {
+        var time = timespec()
+        clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &time)
+        return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
+    }
+
     static func run(itemCount: Int, workDirectory: URL) async throws -> SectionReport {
         let manager = FileManager.default
         try manager.createDirectory(at: workDirectory, withIntermediateDirectories: true)
@@ -106,6 +115,7 @@ enum IndexBenchmark {
         let indexFile = workDirectory.appendingPathComponent("lantern-bench.sqlite")
         for suffix in ["", "-wal", "-shm"] { try? manager.removeItem(atPath: indexFile.path + suffix) }
         let index = try SearchableIndex(url: indexFile, timeZone: TimeZone(identifier: "UTC") ?? .current)
+        let cpuBefore = processCPUSeconds()
         let indexingMs = try await milliseconds {
             try await index.beginBatch()
             var chunk: [SearchableItem] = []
@@ -130,6 +140,7 @@ enum IndexBenchmark {
             try await index.indexSearchableItems(chunk)
             try await index.endBatch(clientState: Data("bench".utf8))
         }
+        let indexingCPUSeconds = processCPUSeconds() - cpuBefore
         try await index.checkpoint()
         let ourBytes = ["", "-wal"].compactMap { (try? manager.attributesOfItem(atPath: indexFile.path + $0))?[.size] as? NSNumber }
             .reduce(0) { $0 + $1.intValue }
@@ -184,7 +195,10 @@ enum IndexBenchmark {
             reference: "raw SQLite \(reference["sqlite"] as? String ?? "?") via Python's sqlite3 module: notes table (unique id) + FTS5 keeping title, body, keywords (unicode61, diacritics removed) + indexes on rating and (created month, created), the month stored at write time; same rows, same queries, same run",
             rows: [
                 BenchmarkRow(metric: "indexing rate", ours: ourRate, reference: number("itemsPerSecond"), unit: "items/s", goal: 0.9,
-                             higherIsBetter: true, note: "one batch, chunks of 1,000 items"),
+                             higherIsBetter: true, note: "one batch, chunks of 1,000 items; wall clock"),
+                BenchmarkRow(metric: "indexing rate per CPU second", ours: Double(itemCount) / indexingCPUSeconds,
+                             reference: number("itemsPerCPUSecond"), unit: "items/s", goal: 0.9, higherIsBetter: true,
+                             note: "the same build in process CPU time, which a loaded shared machine distorts less"),
                 BenchmarkRow(metric: "size on disk", ours: Double(ourBytes) / 1_048_576, reference: number("bytes") / 1_048_576, unit: "MiB",
                              goal: nil, higherIsBetter: false, note: "after a WAL checkpoint"),
                 latency("full-text two-word top-10 p50", ftsTwo, samples("ftsTwoWord"), p: 0.5, absoluteGoal: 5),
@@ -199,7 +213,8 @@ enum IndexBenchmark {
                 latency("group by month p50", groupByMonth, samples("groupByMonth"), p: 0.5, absoluteGoal: 200),
             ],
             notes: [
-                "Ours stores per item: an items row (unique identifier) with partial indexes on rating, fileSize, contentType, domain and one (day, date) index for each of the 3 dates; 3 keyword rows; a custom-value row with 2 index entries; the full-text input (compressed only when ≥ 2 KiB) outside a contentless FTS5 table over title, other text and body. Group by month walks the created (day, date) index and rolls days up.",
+                "Ours stores per item: an items row (unique identifier) with partial indexes on rating, fileSize, contentType, domain and one (day, date) index for each of the 3 dates; 3 keyword rows (WITHOUT ROWID, keyed by attribute, value, item); a custom-value row (WITHOUT ROWID, keyed by item, key, position) with 1 index entry on (key, number); the full-text input (compressed only when ≥ 2 KiB) outside a contentless FTS5 table over title, other text and body. Group by month walks the created (day, date) index and rolls days up.",
+                "Ours builds in one batch: past 5,000 items the batch drops its secondary indexes and builds them again, sorted, just before it commits (inside the same transaction); the indexing rows include that build.",
                 "The reference stores what its queries need: the notes row (unique id), FTS5 keeping title, body and keywords, an index on rating and one on (month, created), the month computed in Python per row. It keeps no keyword rows, custom-value rows or indexes on other attributes.",
                 "Stop words (in nearly every note) make FTS5 score every document on both sides: BM25 has no top-k pruning in FTS5.",
                 "Filtered query: one common word AND rating ≥ 4 AND created in the last two years.",

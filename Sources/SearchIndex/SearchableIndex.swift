@@ -20,6 +20,12 @@ public actor SearchableIndex {
     private var inBatch = false
     /// The store's state when the open batch began, restored if the batch is rolled back.
     private var batchStartState: ItemStore.State?
+    /// Items the open batch has written so far (replacements included).
+    private var batchItemCount = 0
+    /// Whether the open batch has dropped the secondary indexes, to build them again before it commits.
+    private(set) var bulkLoading = false
+    /// Roughly how many items the index held when the open batch began (its highest rowid).
+    private var batchStartSize = 0
     private var earliestExpiration: Date?
     private var catalogue: [AttributeSummary]?
     private var delegate: (any SearchableIndexDelegate)?
@@ -79,8 +85,24 @@ public actor SearchableIndex {
 
     // MARK: Writes
 
+    /// A batch that has written more than this many items, and more than a quarter of what the
+    /// index held before it, loads in bulk: it drops the secondary indexes
+    /// (`IndexSchema.secondaryIndexes`) at that point and builds them again, each in one sorted
+    /// pass, just before it commits. (Into a large index, a smaller batch is cheaper to add item by
+    /// item than to rebuild every index over.) All of it is inside the batch's transaction, so a
+    /// process killed mid-batch still leaves the index as before, and readers keep using the
+    /// committed indexes meanwhile.
+    static let bulkLoadThreshold = 5_000
+
     /// Inserts or replaces items (by identifier), all or none.
     public func indexSearchableItems(_ items: [SearchableItem]) throws(SearchIndexError) {
+        if inBatch {
+            batchItemCount += items.count
+            if !bulkLoading, batchItemCount > max(Self.bulkLoadThreshold, batchStartSize / 4) {
+                bulkLoading = true
+                try writer.execute(IndexSchema.secondaryIndexes.map { "DROP INDEX IF EXISTS \"\($0.name)\";" }.joined(separator: " "))
+            }
+        }
         try write { (store) throws(SearchIndexError) in
             for item in items { try store.upsert(item) }
             if let earliest = items.compactMap(\.expirationDate).min() {
@@ -126,16 +148,28 @@ public actor SearchableIndex {
 
     /// Writes the batch's queued words; on failure rolls the batch back, since FTS5 may hold part of them.
     private func flushBatchWords() throws(SearchIndexError) {
+        try rollingBackBatchOnFailure { () throws(SearchIndexError) in try store.flushWords() }
+    }
+
+    /// Runs batch work that cannot be undone alone (FTS5 runs, index builds); if it fails, the
+    /// whole batch is rolled back and the error says so.
+    private func rollingBackBatchOnFailure(_ body: () throws(SearchIndexError) -> Void) throws(SearchIndexError) {
         do {
-            try store.flushWords()
+            try body()
         } catch {
             try? writer.execute("ROLLBACK")
             if let batchStartState { store.state = batchStartState }
-            inBatch = false
-            batchStartState = nil
+            closeBatch()
             guard case let .database(message, code, sql) = error else { throw error }
             throw .database(message: message + "; the open batch was rolled back, begin it again", code: code, sql: sql)
         }
+    }
+
+    private func closeBatch() {
+        inBatch = false
+        batchStartState = nil
+        batchItemCount = 0
+        bulkLoading = false
     }
 
     /// Copies the write-ahead log into the main file and truncates it, so the file alone holds the
@@ -151,7 +185,9 @@ public actor SearchableIndex {
     /// A process killed before `endBatch` leaves the index exactly as before `beginBatch`.
     public func beginBatch() throws(SearchIndexError) {
         guard !inBatch else { throw .batchAlreadyInProgress }
+        let size = try writer.query("SELECT max(rowid) FROM items") { $0.integer(0) }.first ?? 0
         try writer.execute("BEGIN IMMEDIATE")
+        batchStartSize = Int(size)
         inBatch = true
         batchStartState = store.state
     }
@@ -161,10 +197,14 @@ public actor SearchableIndex {
         guard inBatch else { throw .noBatchInProgress }
         guard clientState.count <= 250 else { throw .clientStateTooLarge(byteCount: clientState.count) }
         try flushBatchWords()
+        if bulkLoading {
+            try rollingBackBatchOnFailure { () throws(SearchIndexError) in
+                try writer.execute(IndexSchema.secondaryIndexes.map(\.sql).joined(separator: " "))
+            }
+        }
         try writer.run("INSERT OR REPLACE INTO meta(key, value) VALUES('clientState', ?)", [.blob(Array(clientState))])
         try writer.execute("COMMIT")
-        inBatch = false
-        batchStartState = nil
+        closeBatch()
     }
 
     /// The client state of the last committed batch; nil before any.

@@ -2,7 +2,8 @@ import Foundation
 import SearchIndex
 
 // Opens the index at argv[1], begins a batch, and keeps writing items containing the word
-// "probeword" until it is killed. Prints BATCH-OPEN once the batch holds written items.
+// "probeword" until it is killed. Prints BATCH-OPEN once the batch holds written items, and
+// BULK-OPEN once it holds 6,000 (past the bulk-load threshold, so the secondary indexes are dropped).
 guard CommandLine.arguments.count == 2 else {
     FileHandle.standardError.write(Data("usage: lantern-index-crash-probe <index-file>\n".utf8))
     exit(2)
@@ -22,5 +23,8 @@ while true {
     try await index.indexSearchableItems(items)
     if counter == 50 {
         FileHandle.standardOutput.write(Data("BATCH-OPEN\n".utf8))
+    }
+    if counter == 6_000 {
+        FileHandle.standardOutput.write(Data("BULK-OPEN\n".utf8))
     }
 }

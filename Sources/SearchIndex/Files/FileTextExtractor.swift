@@ -103,12 +103,18 @@ struct FileTextExtractor: Sendable {
             throw Failure(description: "cannot run \(pdftotextPath) (install poppler-utils): \(error.localizedDescription)")
         }
         let limit = maximumBytes
-        let reader = Task.detached { () -> Data in
-            var data = Data()
-            while let chunk = try? output.fileHandleForReading.read(upToCount: 65_536), !chunk.isEmpty {
-                if data.count < limit { data.append(chunk.prefix(limit - data.count)) }
+        // The read blocks until pdftotext ends, so it runs on a dispatch thread: on the cooperative
+        // pool (one thread per core) it could hold the thread the deadline loop below needs.
+        let reader = Task {
+            await withCheckedContinuation { (continuation: CheckedContinuation<Data, Never>) in
+                DispatchQueue.global(qos: .utility).async {
+                    var data = Data()
+                    while let chunk = try? output.fileHandleForReading.read(upToCount: 65_536), !chunk.isEmpty {
+                        if data.count < limit { data.append(chunk.prefix(limit - data.count)) }
+                    }
+                    continuation.resume(returning: data)
+                }
             }
-            return data
         }
         let deadline = ContinuousClock.now + pdfTimeout
         while process.isRunning, ContinuousClock.now < deadline {

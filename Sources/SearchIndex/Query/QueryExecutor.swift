@@ -109,7 +109,7 @@ struct QueryExecutor {
         guard !rowids.isEmpty, !wanted.isEmpty else { return [:] }
         let kinds = Dictionary(uniqueKeysWithValues: wanted.map { ($0.key.keyName, $0.kind) })
         let marks = Array(repeating: "?", count: rowids.count).joined(separator: ",")
-        let rows = try database.query("SELECT item, key, text, number FROM custom_values WHERE item IN (\(marks)) ORDER BY rowid",
+        let rows = try database.query("SELECT item, key, text, number FROM custom_values WHERE item IN (\(marks)) ORDER BY item, key, position",
                                       rowids.map(SQLiteValue.integer)) { row in
             (row.integer(0), row.text(1) ?? "", row.text(2), row.isNull(3) ? nil : row.double(3))
         }

@@ -11,8 +11,11 @@ import Foundation
 /// - `fts`: a contentless FTS5 table (unicode61, diacritics removed): the words only. Deleting an
 ///   item deletes its words using the stored input, so nothing of its text remains searchable.
 /// - `list_values`, `custom_values`: membership and grouping of list elements and custom keys.
+///   Both are WITHOUT ROWID tables keyed for their main access path — list values by
+///   (attribute, value, item), custom values by (item, key, position) — so neither needs a
+///   second b-tree to find an item's rows; `position` keeps a multi-valued key's order.
 enum IndexSchema {
-    static let version = 2
+    static let version = 3
 
     /// Standard attributes stored as `items` columns (textContent lives in `item_text`).
     static let columns: [(attribute: SearchableItemAttribute, kind: AttributeKind)] =
@@ -30,31 +33,53 @@ enum IndexSchema {
 
     static func dayColumn(_ attribute: SearchableItemAttribute) -> String { "\(attribute.rawValue)_day" }
 
-    static var createStatements: String {
-        var columnDefinitions: [String] = []
-        var indexes: [String] = []
+    /// The non-unique secondary indexes, by name: partial indexes on numbers, facet strings,
+    /// domain and expiration, one (day, instant) index per date, and the custom-value indexes.
+    /// A large batch drops them at its first large write and builds them again before it commits
+    /// (see `SearchableIndex.bulkLoadThreshold`): one sorted build costs far less than a million
+    /// scattered b-tree inserts.
+    static let secondaryIndexes: [(name: String, sql: String)] = {
+        var indexes: [(name: String, sql: String)] = []
         func partialIndex(_ column: String) {
-            indexes.append("CREATE INDEX IF NOT EXISTS \"items_\(column)\" ON items(\"\(column)\") WHERE \"\(column)\" IS NOT NULL;")
+            indexes.append(("items_\(column)",
+                            "CREATE INDEX IF NOT EXISTS \"items_\(column)\" ON items(\"\(column)\") WHERE \"\(column)\" IS NOT NULL;"))
         }
         for (attribute, kind) in columns {
             let name = attribute.rawValue
             switch kind {
-            case .string, .strings: columnDefinitions.append("\"\(name)\" TEXT")
-            case .number:
-                columnDefinitions.append("\"\(name)\" REAL")
-                partialIndex(name)
+            case .string, .strings: break
+            case .number: partialIndex(name)
             case .date:
                 // One index per date, (day, instant): grouping walks its day prefix, and date
                 // filters add a day range (see `QueryCompiler`) so they walk it too.
                 let day = dayColumn(attribute)
-                columnDefinitions.append("\"\(name)\" REAL")
-                columnDefinitions.append("\"\(day)\" INTEGER")
-                indexes.append("CREATE INDEX IF NOT EXISTS \"items_\(name)\" ON items(\"\(day)\", \"\(name)\") WHERE \"\(day)\" IS NOT NULL;")
+                indexes.append(("items_\(name)",
+                                "CREATE INDEX IF NOT EXISTS \"items_\(name)\" ON items(\"\(day)\", \"\(name)\") WHERE \"\(day)\" IS NOT NULL;"))
             }
         }
         facetStrings.forEach { partialIndex($0.rawValue) }
         partialIndex("domain")
         partialIndex("expiration")
+        indexes += [
+            ("custom_text", "CREATE INDEX IF NOT EXISTS custom_text ON custom_values(key, text) WHERE text IS NOT NULL;"),
+            ("custom_number", "CREATE INDEX IF NOT EXISTS custom_number ON custom_values(key, number) WHERE number IS NOT NULL;"),
+            ("custom_day", "CREATE INDEX IF NOT EXISTS custom_day ON custom_values(key, day) WHERE day IS NOT NULL;"),
+        ]
+        return indexes
+    }()
+
+    static var createStatements: String {
+        var columnDefinitions: [String] = []
+        for (attribute, kind) in columns {
+            let name = attribute.rawValue
+            switch kind {
+            case .string, .strings: columnDefinitions.append("\"\(name)\" TEXT")
+            case .number: columnDefinitions.append("\"\(name)\" REAL")
+            case .date:
+                columnDefinitions.append("\"\(name)\" REAL")
+                columnDefinitions.append("\"\(dayColumn(attribute))\" INTEGER")
+            }
+        }
         return """
         CREATE TABLE IF NOT EXISTS meta(key TEXT PRIMARY KEY, value) WITHOUT ROWID;
         CREATE TABLE IF NOT EXISTS items(
@@ -65,7 +90,6 @@ enum IndexSchema {
             textLength INTEGER,
             \(columnDefinitions.joined(separator: ",\n    "))
         );
-        \(indexes.joined(separator: "\n"))
         CREATE TABLE IF NOT EXISTS item_text(rowid INTEGER PRIMARY KEY, data BLOB NOT NULL);
         CREATE TABLE IF NOT EXISTS list_values(
             attribute TEXT NOT NULL, value TEXT NOT NULL, item INTEGER NOT NULL,
@@ -75,11 +99,9 @@ enum IndexSchema {
             searchableByDefault INTEGER NOT NULL, isUnique INTEGER NOT NULL, multiValued INTEGER NOT NULL
         ) WITHOUT ROWID;
         CREATE TABLE IF NOT EXISTS custom_values(
-            key TEXT NOT NULL, item INTEGER NOT NULL, text TEXT, number REAL, day INTEGER);
-        CREATE INDEX IF NOT EXISTS custom_by_item ON custom_values(item);
-        CREATE INDEX IF NOT EXISTS custom_text ON custom_values(key, text) WHERE text IS NOT NULL;
-        CREATE INDEX IF NOT EXISTS custom_number ON custom_values(key, number) WHERE number IS NOT NULL;
-        CREATE INDEX IF NOT EXISTS custom_day ON custom_values(key, day) WHERE day IS NOT NULL;
+            item INTEGER NOT NULL, key TEXT NOT NULL, position INTEGER NOT NULL, text TEXT, number REAL, day INTEGER,
+            PRIMARY KEY(item, key, position)) WITHOUT ROWID;
+        \(secondaryIndexes.map(\.sql).joined(separator: "\n"))
         CREATE VIRTUAL TABLE IF NOT EXISTS fts USING fts5(
             title, extra, body, content='', tokenize='unicode61 remove_diacritics 2');
         INSERT INTO fts(fts, rank) VALUES('rank', 'bm25(8.0, 2.0, 1.0)');

@@ -18,6 +18,13 @@ final class ItemStore {
     let timeZone: TimeZone
     private(set) var customKeys: [String: CustomKeyRecord]
     private var pendingWords: [Int64: Words] = [:]
+    /// How to undo each change to `pendingWords` since the last flush: the rowid and the words it
+    /// had before (nil: none). A rollback replays it backwards, so a snapshot never copies the
+    /// queue (which, holding up to `wordRunLength` items, made every call of a batch copy it).
+    private var wordUndoLog: [(rowid: Int64, previous: Words?)] = []
+    /// Counts flushes; a state from before the last flush had no words pending (every flush ends
+    /// a transaction's or a batch's run, and both start with none).
+    private var flushGeneration = 0
     private let statements: Statements
 
     /// Inside a batch, words are handed to FTS5 once this many items are waiting (about 12 MiB of
@@ -37,7 +44,7 @@ final class ItemStore {
             insertItem = try database.prepare(ItemStore.insertSQL)
             findItem = try database.prepare("SELECT rowid FROM items WHERE identifier = ?")
             insertListValue = try database.prepare("INSERT OR IGNORE INTO list_values(attribute, value, item) VALUES(?, ?, ?)")
-            insertCustomValue = try database.prepare("INSERT INTO custom_values(key, item, text, number, day) VALUES(?, ?, ?, ?, ?)")
+            insertCustomValue = try database.prepare("INSERT INTO custom_values(item, key, position, text, number, day) VALUES(?, ?, ?, ?, ?, ?)")
             insertText = try database.prepare("INSERT INTO item_text(rowid, data) VALUES(?, ?)")
             insertWords = try database.prepare("INSERT INTO fts(rowid, title, extra, body) VALUES(?, ?, ?, ?)")
         }
@@ -46,7 +53,8 @@ final class ItemStore {
     /// What a failed write must undo besides the database: custom keys it registered and words it queued.
     struct State {
         fileprivate var customKeys: [String: CustomKeyRecord]
-        fileprivate var pendingWords: [Int64: Words]
+        fileprivate var wordUndoCount: Int
+        fileprivate var flushGeneration: Int
     }
 
     init(database: SQLiteDatabase, timeZone: TimeZone) throws(SearchIndexError) {
@@ -58,8 +66,23 @@ final class ItemStore {
 
     /// A snapshot to restore when the transaction or savepoint it was taken at is rolled back.
     var state: State {
-        get { State(customKeys: customKeys, pendingWords: pendingWords) }
-        set { customKeys = newValue.customKeys; pendingWords = newValue.pendingWords }
+        get { State(customKeys: customKeys, wordUndoCount: wordUndoLog.count, flushGeneration: flushGeneration) }
+        set {
+            customKeys = newValue.customKeys
+            guard newValue.flushGeneration == flushGeneration else {
+                pendingWords.removeAll()
+                wordUndoLog.removeAll()
+                return
+            }
+            while wordUndoLog.count > newValue.wordUndoCount, let (rowid, previous) = wordUndoLog.popLast() {
+                pendingWords[rowid] = previous
+            }
+        }
+    }
+
+    private func setPendingWords(_ words: Words?, for rowid: Int64) {
+        let previous = words.map { pendingWords.updateValue($0, forKey: rowid) } ?? pendingWords.removeValue(forKey: rowid)
+        if previous != nil || words != nil { wordUndoLog.append((rowid, previous)) }
     }
 
     var pendingWordCount: Int { pendingWords.count }
@@ -71,6 +94,8 @@ final class ItemStore {
             try statements.insertWords.run([.integer(rowid), .text(words.title), .text(words.extra), .text(words.body)])
         }
         pendingWords.removeAll()
+        wordUndoLog.removeAll()
+        flushGeneration += 1
     }
 
     static func loadCustomKeys(_ database: SQLiteDatabase) throws(SearchIndexError) -> [String: CustomKeyRecord] {
@@ -101,6 +126,25 @@ final class ItemStore {
     private static let listSelectSQL =
         "SELECT \(listColumns.map { "\"\($0.rawValue)\"" }.joined(separator: ", ")) FROM items WHERE rowid = ?"
 
+    /// Where each standard attribute goes in `insertSQL`'s bindings (after the 4 leading ones), so
+    /// an item costs one lookup per attribute it has rather than one per column.
+    private struct Slot {
+        var binding: Int, kind: AttributeKind, order: Int, inExtraText: Bool
+    }
+
+    private static let leadingBindingCount = 4
+
+    private static let slots: (byAttribute: [SearchableItemAttribute: Slot], count: Int) = {
+        var slots: [SearchableItemAttribute: Slot] = [:]
+        var binding = leadingBindingCount
+        for (order, (attribute, kind)) in IndexSchema.columns.enumerated() {
+            let extra = SearchableItemAttribute.fullTextSearchable.contains(attribute) && attribute != .title && attribute != .displayName
+            slots[attribute] = Slot(binding: binding, kind: kind, order: order, inExtraText: extra)
+            binding += kind == .date ? 2 : 1
+        }
+        return (slots, binding)
+    }()
+
     /// Inserts or replaces an item (by `uniqueIdentifier`). Call inside a transaction or savepoint.
     func upsert(_ item: SearchableItem) throws(SearchIndexError) {
         guard !item.uniqueIdentifier.isEmpty else { throw .emptyIdentifier }
@@ -108,28 +152,32 @@ final class ItemStore {
         let set = item.attributeSet
         let body = set.textContent.map(Self.clean)
         let identifier = Self.clean(item.uniqueIdentifier)
-        var bindings: [SQLiteValue] = [
-            .text(identifier),
-            item.domainIdentifier.map { .text(Self.clean($0)) } ?? .null,
-            item.expirationDate.map { .real($0.timeIntervalSince1970) } ?? .null,
-            body.map { .integer(Int64($0.utf8.count)) } ?? .null,
-        ]
-        bindings.reserveCapacity(48)
-        for (attribute, kind) in IndexSchema.columns {
-            let value = set[attribute]
-            if let value, value.kind != kind {
-                throw .attributeKindMismatch(attribute: attribute.rawValue, expected: kind, found: value.kind)
+        var bindings = [SQLiteValue](repeating: .null, count: Self.slots.count)
+        bindings[0] = .text(identifier)
+        bindings[1] = item.domainIdentifier.map { .text(Self.clean($0)) } ?? .null
+        bindings[2] = item.expirationDate.map { .real($0.timeIntervalSince1970) } ?? .null
+        bindings[3] = body.map { .integer(Int64($0.utf8.count)) } ?? .null
+        var lists: [(SearchableItemAttribute, [String])] = []
+        var extraParts: [(order: Int, texts: [String])] = []
+        for (attribute, value) in set.values {
+            guard let slot = Self.slots.byAttribute[attribute] else { continue } // custom, or textContent
+            guard value.kind == slot.kind else {
+                throw .attributeKindMismatch(attribute: attribute.rawValue, expected: slot.kind, found: value.kind)
             }
             switch value {
-            case .string(let text): bindings.append(.text(Self.clean(text)))
-            case .strings(let list): bindings.append(.text(Self.cleanList(list).joined(separator: String(IndexSchema.listSeparator))))
-            case .number(let number): bindings.append(number.isFinite ? .real(number) : .null)
+            case .string(let text):
+                let cleaned = Self.clean(text)
+                bindings[slot.binding] = .text(cleaned)
+                if slot.inExtraText { extraParts.append((slot.order, [cleaned])) }
+            case .strings(let list):
+                let cleaned = Self.cleanList(list)
+                bindings[slot.binding] = .text(cleaned.joined(separator: String(IndexSchema.listSeparator)))
+                lists.append((attribute, cleaned))
+                if slot.inExtraText { extraParts.append((slot.order, cleaned)) }
+            case .number(let number): bindings[slot.binding] = number.isFinite ? .real(number) : .null
             case .date(let date):
-                bindings.append(.real(date.timeIntervalSince1970))
-                bindings.append(.integer(DayNumber.of(date, in: timeZone)))
-            case nil:
-                bindings.append(.null)
-                if kind == .date { bindings.append(.null) }
+                bindings[slot.binding] = .real(date.timeIntervalSince1970)
+                bindings[slot.binding + 1] = .integer(DayNumber.of(date, in: timeZone))
             }
         }
         // A new identifier (the common case) costs one insert; an existing one is replaced.
@@ -142,8 +190,8 @@ final class ItemStore {
         }
         let rowid = database.lastInsertedRowID
 
-        for attribute in Self.listColumns {
-            for element in Set(Self.cleanList(set[attribute]?.stringsValue ?? [])) {
+        for (attribute, cleaned) in lists {
+            for element in Set(cleaned) {
                 try statements.insertListValue.run([.text(attribute.rawValue), .text(element), .integer(rowid)])
             }
         }
@@ -156,7 +204,7 @@ final class ItemStore {
             case .strings(let list):
                 var stored = Set<String>()
                 for element in Self.cleanList(list) where stored.insert(element).inserted {
-                    try insertCustom(record.key.keyName, rowid, text: element)
+                    try insertCustom(record.key.keyName, rowid, position: stored.count - 1, text: element)
                 }
                 if record.key.isSearchableByDefault { customText += Self.cleanList(list) }
             case .number(let number):
@@ -167,23 +215,14 @@ final class ItemStore {
             }
         }
         let title = [set.title, set.displayName].compactMap { $0.map(Self.clean) }.joined(separator: "\n")
-        var extraParts: [String] = []
-        for attribute in SearchableItemAttribute.fullTextSearchable where attribute != .title
-            && attribute != .displayName && attribute != .textContent {
-            switch set[attribute] {
-            case .string(let text): extraParts.append(Self.clean(text))
-            case .strings(let list): extraParts += Self.cleanList(list)
-            default: break
-            }
-        }
-        let extra = (extraParts + customText).joined(separator: "\n")
+        let extra = (extraParts.sorted { $0.order < $1.order }.flatMap(\.texts) + customText).joined(separator: "\n")
         try statements.insertText.run([.integer(rowid), .blob(TextCompression.encode(title + "\u{0}" + extra + "\u{0}" + (body ?? "")))])
-        pendingWords[rowid] = Words(title: title, extra: extra, body: body ?? "")
+        setPendingWords(Words(title: title, extra: extra, body: body ?? ""), for: rowid)
     }
 
-    private func insertCustom(_ key: String, _ rowid: Int64, text: String? = nil, number: Double? = nil,
+    private func insertCustom(_ key: String, _ rowid: Int64, position: Int = 0, text: String? = nil, number: Double? = nil,
                               day: Int64? = nil) throws(SearchIndexError) {
-        try statements.insertCustomValue.run([.text(key), .integer(rowid), text.map(SQLiteValue.text) ?? .null,
+        try statements.insertCustomValue.run([.integer(rowid), .text(key), .integer(Int64(position)), text.map(SQLiteValue.text) ?? .null,
                                               number.map(SQLiteValue.real) ?? .null, day.map(SQLiteValue.integer) ?? .null])
     }
 
@@ -217,7 +256,8 @@ final class ItemStore {
     /// Deletes one item and every trace of it: its row, list and custom values, stored text and
     /// the words in the full-text index.
     func deleteRow(_ rowid: Int64, identifier: String) throws(SearchIndexError) {
-        if pendingWords.removeValue(forKey: rowid) != nil {
+        if pendingWords[rowid] != nil {
+            setPendingWords(nil, for: rowid)
             // Its words never reached FTS5.
             try database.run("DELETE FROM item_text WHERE rowid = ?", [.integer(rowid)])
         } else if let stored = try database.query("SELECT data FROM item_text WHERE rowid = ?", [.integer(rowid)], { $0.blob(0) }).first {
@@ -262,7 +302,7 @@ final class ItemStore {
     }
 
     func deleteAll() throws(SearchIndexError) {
-        pendingWords.removeAll()
+        for rowid in Array(pendingWords.keys) { setPendingWords(nil, for: rowid) }
         try database.execute("""
             DELETE FROM items; DELETE FROM item_text; DELETE FROM list_values; DELETE FROM custom_values;
             INSERT INTO fts(fts) VALUES('delete-all');
@@ -286,10 +326,21 @@ final class ItemStore {
 
     /// SQLite text cannot carry NUL through the C API; it becomes a space (never an error).
     static func clean(_ text: String) -> String {
-        text.utf8.contains(0) ? text.replacingOccurrences(of: "\u{0}", with: " ") : text
+        contains(text, byte: 0) ? text.replacingOccurrences(of: "\u{0}", with: " ") : text
+    }
+
+    /// Whether `text`'s UTF-8 holds `byte`, searched with memchr over native strings (every
+    /// item's body passes here, and the generic element-by-element scan showed in profiles).
+    private static func contains(_ text: String, byte: UInt8) -> Bool {
+        text.utf8.withContiguousStorageIfAvailable { bytes in
+            bytes.baseAddress.map { memchr($0, Int32(byte), bytes.count) != nil } ?? false
+        } ?? text.utf8.contains(byte)
     }
 
     static func cleanList(_ list: [String]) -> [String] {
-        list.map { clean($0).replacingOccurrences(of: String(IndexSchema.listSeparator), with: " ") }.filter { !$0.isEmpty }
+        list.map { element in
+            let cleaned = clean(element)
+            return contains(cleaned, byte: 0x1F) ? cleaned.replacingOccurrences(of: String(IndexSchema.listSeparator), with: " ") : cleaned
+        }.filter { !$0.isEmpty }
     }
 }
