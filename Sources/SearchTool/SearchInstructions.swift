@@ -71,8 +71,10 @@ public struct SearchInstructions: Sendable {
                     line += "; from \(Self.number(low)) to \(Self.number(high))"
                 }
             case .string, .strings:
+                // Titles and text are not worth listing, and the index cannot group by its text.
+                guard summary.attribute != .title && summary.attribute != .textContent else { break }
                 let distinct = try await index.distinctValues(of: summary.attribute, limit: 12)
-                if distinct.isComplete && summary.attribute != .title && summary.attribute != .textContent {
+                if distinct.isComplete {
                     line += "; values: " + distinct.values.map { TextFraming.singleLine($0.value.description) }.joined(separator: ", ")
                 }
             case .date:
