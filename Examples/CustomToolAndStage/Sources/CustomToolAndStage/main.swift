@@ -10,7 +10,7 @@ import Lantern
 
 /// An app tool: converts distances between kilometres and miles.
 struct DistanceConverter: Tool {
-    struct Arguments: Generable, Decodable {
+    struct Arguments: Generable, Codable {
         enum Unit: String, Generable, Codable, CaseIterable { case km, miles }
         var value: Double
         var from: Unit
@@ -55,15 +55,15 @@ struct RecencyBoost: CustomStage {
 
 /// Notes about running, changed `daysAgo` days ago.
 let notes: [(id: String, title: String, text: String, daysAgo: Double)] = [
-    ("run-1", "Long run by the river", "Ran 21 km along the river in 2 hours. Knees fine.", 2),
-    ("run-2", "Interval training", "Six 800 m intervals on the track, 3 km of warm-up.", 9),
-    ("run-3", "First trail race", "A 15 km trail race with 600 m of climbing. Finished in 1:45.", 40),
-    ("run-4", "Winter base miles", "Easy 10 km runs three times a week through January.", 120),
+    ("run-1", "Long run by the river", "Running 21 km along the river in 2 hours. Knees fine.", 2),
+    ("run-2", "Interval training", "Running six 800 m intervals on the track, 3 km of warm-up.", 9),
+    ("run-3", "First trail race", "Trail running race: 15 km with 600 m of climbing, in 1:45.", 40),
+    ("run-4", "Winter base miles", "Easy running, 10 km three times a week through January.", 120),
 ]
 
 let questions = CommandLine.arguments.count > 1 ? Array(CommandLine.arguments.dropFirst()) : [
+    "Search my running notes, newest first, with the recency_boost stage.",
     "Convert 21 km to miles.",
-    "Which running notes are the most recent? Use the recency_boost stage.",
 ]
 let modelPath = ProcessInfo.processInfo.environment["LANTERN_MODEL"] ?? "models/SmolLM2-135M-Instruct.Q4_1.gguf"
 let folder = FileManager.default.temporaryDirectory.appendingPathComponent("custom-tool-and-stage-\(UUID().uuidString)")
@@ -82,10 +82,16 @@ do {
     let model = try LocalModel(contentsOf: URL(fileURLWithPath: modelPath))
     let search = SearchTool(configuration: .init(
         sources: [.index(IndexSource(index: index, fetchAttributes: [.title, .contentModificationDate]))],
-        guide: .focused(), customStages: [RecencyBoost()]))
+        // A narrow guide (search terms and the app's stage, no built-in stages or date filters)
+        // leaves a small model fewer ways to go wrong.
+        guide: .dynamic(GuidanceProfile(numericMatch: false, dates: false, attributes: [.title], stages: false)),
+        customStages: [RecencyBoost()]))
     let session = LanguageModelSession(
         model: model, tools: [search, DistanceConverter()],
-        instructions: "Use convert_distance for unit conversions and spotlight_search for the user's running notes.")
+        instructions: """
+            Use convert_distance for unit conversions. Use spotlight_search for the user's running notes, \
+            with the recency_boost stage to put the newest first.
+            """)
     for question in questions {
         let response = try await session.respond(
             to: question, options: GenerationOptions(maximumResponseTokens: 120, toolCallingMode: .required))

@@ -37,7 +37,7 @@ do {
         }
         let session = LanguageModelSession(model: model, tools: [tool, tool.fetchTool], instructions: instructions)
         let response = try await session.respond(
-            to: question, options: GenerationOptions(maximumResponseTokens: 160, toolCallingMode: .required))
+            to: question, options: GenerationOptions(maximumResponseTokens: 120, toolCallingMode: .required))
         tool.finish()
 
         let fetched = Set(session.transcript.flatMap { entry -> [String] in

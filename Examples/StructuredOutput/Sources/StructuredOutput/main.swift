@@ -60,14 +60,15 @@ do {
         guide: .focused()))
     let instructions = try await SearchInstructions(notes: [distance.attribute: .init("the trail's length", unit: "miles")])
         .render(for: index)
-    let session = LanguageModelSession(model: model, tools: [search], instructions: instructions)
+    let session = LanguageModelSession(model: model, tools: [search], instructions: instructions, maximumToolRounds: 1)
     let response = try await session.respond(
         to: question, generating: TrailList.self, options: GenerationOptions(maximumResponseTokens: 200, toolCallingMode: .required))
 
     print("Q: \(question)")
-    for entry in response.transcriptEntries {
-        if case .toolCalls(let calls) = entry { for call in calls.calls { print("searched: \(call.arguments)") } }
+    let searches = response.transcriptEntries.flatMap { entry -> [String] in
+        if case .toolCalls(let calls) = entry { calls.calls.map { "\($0.arguments)" } } else { [] }
     }
+    for search in Set(searches).sorted() { print("searched: \(search)") }
     print("Decoded \(TrailList.self) with \(response.content.trails.count) trails:")
     for trail in response.content.trails {
         print("  \(trail.name), \(trail.state): \(trail.miles) miles")
