@@ -7,6 +7,7 @@ import PackageDescription
 let package = Package(
     name: "Lantern",
     products: [
+        .library(name: "Lantern", targets: ["Lantern"]),
         .library(name: "TokenBudget", targets: ["TokenBudget"]),
         .library(name: "LocalModel", targets: ["LocalModel"]),
         .library(name: "SearchIndex", targets: ["SearchIndex"]),
@@ -33,6 +34,7 @@ let package = Package(
         .target(name: "SearchTool", dependencies: ["SearchIndex", "LocalModel", "TokenBudget"]),
         .target(name: "Evaluations", resources: [.copy("Samples")]),
         .target(name: "VisionTools", dependencies: ["LocalModel", "CTesseract", "CZBar"]),
+        .target(name: "Lantern", dependencies: ["LocalModel", "SearchIndex", "SearchTool", "TokenBudget"]),
 
         .executableTarget(name: "ask", dependencies: ["LocalModel", "SearchIndex", "SearchTool", "Evaluations", "TokenBudget", "CEditLine"]),
         .executableTarget(name: "bench", dependencies: ["LocalModel", "SearchIndex", "SearchTool", "VisionTools"], path: "Benchmarks/bench"),

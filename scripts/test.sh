@@ -9,3 +9,21 @@ swift build --build-tests
 # Suites that load the model are serialised inside; running suites one at a time keeps two
 # model-heavy suites from fighting over the two cores.
 swift test --skip-build --no-parallel
+
+# The examples: separate packages that link Lantern by path, as an app would. Each is built
+# (incrementally: its own .build) and run once against the default model, with bounded output;
+# a run must finish and print what the example promises. Their indexes go to a temporary folder.
+examples_data=$(mktemp -d)
+trap 'rm -rf "$examples_data"' EXIT
+run_example() { # <name> <text its output must contain> [arguments...]
+  local name=$1 expected=$2 output
+  shift 2
+  swift build --package-path "Examples/$name"
+  echo "example $name: running" >&2
+  output=$(XDG_DATA_HOME="$examples_data" timeout 1200 "Examples/$name/.build/debug/$name" "$@")
+  sed -n 1,60p <<<"$output"
+  grep -qF "$expected" <<<"$output" || { echo "example $name: no '$expected' in its output" >&2; exit 1; }
+}
+run_example NotesQA "Sources:" Examples/NotesQA/sample-notes "When do the tomatoes go in?"
+run_example CustomToolAndStage "Transcript:"
+run_example StructuredOutput "Decoded TrailList"

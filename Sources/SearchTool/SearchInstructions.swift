@@ -70,12 +70,14 @@ public struct SearchInstructions: Sendable {
                    case .statistic(let high?, _) = try await index.aggregate(.statistic(.maximum, summary.attribute)) {
                     line += "; from \(Self.number(low)) to \(Self.number(high))"
                 }
-            case .string where summary.attribute != .textContent, .strings:
+            case .string, .strings:
+                // Titles and text are not worth listing, and the index cannot group by its text.
+                guard summary.attribute != .title && summary.attribute != .textContent else { break }
                 let distinct = try await index.distinctValues(of: summary.attribute, limit: 12)
-                if distinct.isComplete && summary.attribute != .title && summary.attribute != .textContent {
+                if distinct.isComplete {
                     line += "; values: " + distinct.values.map { TextFraming.singleLine($0.value.description) }.joined(separator: ", ")
                 }
-            case .date, .string, .strings:
+            case .date:
                 break
             }
             lines.append(line)

@@ -1,0 +1,11 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+// An app that links Lantern from this repository: the one `Lantern` product is all it names.
+let package = Package(
+    name: "NotesQA",
+    dependencies: [.package(name: "Lantern", path: "../..")],
+    targets: [
+        .executableTarget(name: "NotesQA", dependencies: [.product(name: "Lantern", package: "Lantern")]),
+    ]
+)
