@@ -9,7 +9,9 @@ let package = Package(
         .library(name: "TokenBudget", targets: ["TokenBudget"]),
         .library(name: "LocalModel", targets: ["LocalModel"]),
         .library(name: "SearchIndex", targets: ["SearchIndex"]),
+        .library(name: "SearchTool", targets: ["SearchTool"]),
         .library(name: "Evaluations", targets: ["Evaluations"]),
+        .executable(name: "eval", targets: ["eval"]),
     ],
     targets: [
         .systemLibrary(name: "CLlama", path: "CModules/CLlama", pkgConfig: "llama",
@@ -20,9 +22,12 @@ let package = Package(
         .target(name: "TokenBudget"),
         .target(name: "LocalModel", dependencies: ["CLlama", "TokenBudget"]),
         .target(name: "SearchIndex", dependencies: ["CSQLite"]),
-        .target(name: "Evaluations", resources: [.copy("Samples")]),
+        .target(name: "SearchTool", dependencies: ["SearchIndex", "LocalModel", "TokenBudget"]),
+        .target(name: "Evaluations", dependencies: ["SearchTool", "SearchIndex", "LocalModel", "TokenBudget"],
+                resources: [.copy("Samples")]),
+        .executableTarget(name: "eval", dependencies: ["Evaluations"]),
 
-        .executableTarget(name: "bench", dependencies: ["LocalModel", "SearchIndex"], path: "Benchmarks/bench"),
+        .executableTarget(name: "bench", dependencies: ["LocalModel", "SearchIndex", "SearchTool"], path: "Benchmarks/bench"),
         // A child process the SearchIndex tests SIGKILL in the middle of a batch.
         .executableTarget(name: "lantern-index-crash-probe", dependencies: ["SearchIndex"],
                           path: "Tests/SearchIndexCrashProbe"),
@@ -30,5 +35,7 @@ let package = Package(
         .testTarget(name: "TokenBudgetTests", dependencies: ["TokenBudget"]),
         .testTarget(name: "LocalModelTests", dependencies: ["LocalModel"]),
         .testTarget(name: "SearchIndexTests", dependencies: ["SearchIndex"]),
+        .testTarget(name: "EvaluationsTests", dependencies: ["Evaluations"]),
+        .testTarget(name: "SearchToolTests", dependencies: ["SearchTool", "SearchIndex", "LocalModel"]),
     ]
 )

@@ -1,0 +1,25 @@
+import LocalModel
+import SearchIndex
+
+/// An app-defined pipeline stage (Apple's `CustomStage`): registered in the configuration, it
+/// appears in the query schema (so in the description and the grammar), and the model adds it to
+/// a query with the arguments its schema allows.
+///
+/// Apple's stages are `@Generable` types the model instantiates; without macros, a Lantern stage
+/// is an instance with an `argumentSchema` and receives the model's arguments in `execute`.
+/// Stages may run concurrently (several tool calls in one turn), hence `Sendable`.
+public protocol CustomStage: Sendable {
+    /// The stage's name in queries (letters, digits, `_`; unique among the tool's stages).
+    var name: String { get }
+    /// When and why to use the stage, in words the model reads.
+    var description: String { get }
+    /// The data the stage accepts from the stage before it.
+    var inputTypes: [SearchPipelineDataType] { get }
+    /// What it returns.
+    var outputType: SearchPipelineDataType { get }
+    /// The arguments the model writes (an object schema; every value should be bounded).
+    var argumentSchema: GenerationSchema { get }
+    /// Runs the stage on the previous stage's output. `items` carry the source's
+    /// `fetchAttributes` (and, when a delegate is set, the hydrated attributes).
+    func execute(input: SearchPipelineData, arguments: GeneratedContent) async throws -> SearchPipelineData
+}

@@ -1,0 +1,38 @@
+import Foundation
+
+/// One batch of results on `SearchTool.searchResults` (Apple's `SearchReply`).
+public struct SearchReply: Sendable, Hashable {
+    /// Whether more replies of the same query follow.
+    public enum Status: Sendable, Hashable {
+        case partial, complete
+    }
+
+    /// Identifies one tool call: replies with the same token belong to one query.
+    public struct QueryToken: Sendable, Hashable, CustomStringConvertible {
+        public let value: Int
+        public var description: String { "query-\(value)" }
+    }
+
+    /// Identifies one stage of a query's pipeline (0 is the search itself).
+    public struct StageToken: Sendable, Hashable, CustomStringConvertible {
+        public let query: QueryToken
+        public let index: Int
+        public var description: String { "\(query)-stage-\(index)" }
+    }
+
+    public var content: SearchPipelineData
+    /// The model's own title for the query, when it wrote one.
+    public var label: String?
+    /// `.partial` until the last reply of a query.
+    public var status: Status
+    public var queryToken: QueryToken
+    public var stageToken: StageToken
+
+    public init(content: SearchPipelineData, label: String?, status: Status, queryToken: QueryToken, stageToken: StageToken) {
+        self.content = content
+        self.label = label
+        self.status = status
+        self.queryToken = queryToken
+        self.stageToken = stageToken
+    }
+}

@@ -1,0 +1,148 @@
+import Foundation
+import LocalModel
+import SearchIndex
+import Synchronization
+
+/// The retrieval engine as an ordinary tool (Apple's `SpotlightSearchTool`, `spotlight_search`
+/// on the wire): the model writes a structured query, the index runs it and its stages inside
+/// SQLite, and the model reads back exactly the fetched attributes.
+///
+/// ```swift
+/// let tool = SearchTool(configuration: .init(
+///     sources: [.index(IndexSource(index: index, fetchAttributes: [.title, .rating]))],
+///     guide: .focused()))
+/// let session = LanguageModelSession(model: model, tools: [tool, tool.fetchTool])
+/// ```
+///
+/// Build one tool per question, as Apple's sample does: the tool's `searchResults` stream
+/// carries that question's replies and finishes when the tool is released (or `finish()`).
+public struct SearchTool: Tool {
+    /// `{"query": {...}}`: one top-level argument, as Apple's evaluation expects.
+    public struct Arguments: ConvertibleFromGeneratedContent, Sendable {
+        public var query: GeneratedContent
+        public init(_ content: GeneratedContent) throws {
+            guard let query = content["query"] else { throw SearchToolError.invalidQuery("the arguments need a \"query\" object") }
+            self.query = query
+        }
+    }
+
+    public let configuration: Configuration
+    public let name: String
+    public let description: String
+    /// The open query schema: what the description shows and what every call is validated against.
+    public let parameters: GenerationSchema
+    private let engine: SearchEngine
+
+    public init(configuration: Configuration = Configuration()) {
+        self.configuration = configuration
+        let capabilities = QueryCapabilities(configuration: configuration)
+        let language = QueryLanguage(capabilities: capabilities)
+        name = configuration.name
+        description = language.toolDescription(fetchToolName: configuration.fetchToolName)
+        parameters = language.arguments()
+        engine = SearchEngine(configuration: configuration, capabilities: capabilities, language: language)
+    }
+
+    /// The companion tool that reads one item in full, over the same sources.
+    public var fetchTool: FetchItemTool {
+        FetchItemTool(name: configuration.fetchToolName, searchToolName: name, resolver: engine.resolver,
+                      hydrator: engine.hydrator, format: configuration.guide.format,
+                      maximumResponseSize: configuration.maximumResponseSize)
+    }
+
+    /// Every reply of every query this tool runs, in order (Apple's `searchResults`).
+    public var searchResults: AsyncStream<SearchReply> { engine.channel.stream }
+
+    /// Ends `searchResults` now (it also ends when the tool is released).
+    public func finish() { engine.channel.finish() }
+
+    /// The schema for this request: search terms limited to the question's words and the
+    /// index's few-valued attribute values (when `restrictsTermsToQuestion`), so a small model
+    /// can only search for what was asked.
+    public func parameters(for prompt: Prompt) async -> GenerationSchema {
+        guard configuration.restrictsTermsToQuestion else { return parameters }
+        return engine.language.arguments(vocabulary: await engine.vocabulary(for: prompt.text))
+    }
+
+    public func call(arguments: Arguments) async throws -> String {
+        try await engine.run(arguments.query)
+    }
+}
+
+/// The state one tool's copies share: sources, the result channel, cached attribute values.
+final class SearchEngine: Sendable {
+    let configuration: SearchTool.Configuration
+    let capabilities: QueryCapabilities
+    let language: QueryLanguage
+    let resolver: SourceResolver
+    let hydrator: Hydrator
+    let channel = ReplyChannel()
+    private let fewValues = Mutex<[SearchableItemAttribute: [String]]?>(nil)
+    static let fewValuesLimit = 30
+    static let maximumVocabulary = 80
+
+    init(configuration: SearchTool.Configuration, capabilities: QueryCapabilities, language: QueryLanguage) {
+        self.configuration = configuration
+        self.capabilities = capabilities
+        self.language = language
+        resolver = SourceResolver(sources: configuration.sources)
+        hydrator = Hydrator(timeout: configuration.hydrationTimeout)
+    }
+
+    /// The question's words plus the few-valued attributes' values.
+    func vocabulary(for question: String) async -> QueryLanguage.Vocabulary {
+        let values = await attributeValues()
+        var seen = Set<String>()
+        var terms = QuestionVocabulary.words(in: question).filter { seen.insert($0).inserted }
+        for value in values.values.joined() where value.count <= QueryLanguage.maximumTermLength {
+            if seen.insert(value.lowercased()).inserted { terms.append(value.lowercased()) }
+        }
+        return QueryLanguage.Vocabulary(terms: Array(terms.prefix(Self.maximumVocabulary)), values: values)
+    }
+
+    /// Values of string attributes that have at most `fewValuesLimit` distinct ones (states,
+    /// keywords), read once per tool. An index that cannot answer offers none.
+    private func attributeValues() async -> [SearchableItemAttribute: [String]] {
+        if let cached = fewValues.withLock({ $0 }) { return cached }
+        var result: [SearchableItemAttribute: [String]] = [:]
+        if let sources = try? await resolver.sources() {
+            for attribute in capabilities.stringAttributes {
+                var values: [String] = []
+                var complete = true
+                for source in sources {
+                    guard let distinct = try? await source.index.distinctValues(of: attribute, limit: Self.fewValuesLimit) else { continue }
+                    complete = complete && distinct.isComplete
+                    values += distinct.values.compactMap { $0.value.stringValue }
+                }
+                values = values.uniqued()
+                if complete, !values.isEmpty, values.count <= Self.fewValuesLimit { result[attribute] = values }
+            }
+        }
+        fewValues.withLock { $0 = result }
+        return result
+    }
+
+    /// Runs one tool call: replies go to `searchResults`, the text goes to the model.
+    func run(_ query: GeneratedContent) async throws -> String {
+        let request = try SearchRequest(query, customStages: capabilities.customStages)
+        let sources = try await resolver.sources()
+        let formatter = ResultFormatter(format: configuration.guide.format, maximumSize: configuration.maximumResponseSize,
+                                        attributeOrder: capabilities.fetchAttributes,
+                                        timeZone: sources.first?.index.timeZone ?? .current)
+        let pipeline = SearchPipeline(request: request, sources: sources, capabilities: capabilities,
+                                      contactResolver: configuration.contactResolver, hydrator: hydrator, formatter: formatter, now: Date())
+        let token = channel.makeQueryToken()
+        let outcome = try await pipeline.run { data, stage, isLast in
+            channel.send(SearchReply(content: data, label: request.label, status: isLast ? .complete : .partial,
+                                     queryToken: token, stageToken: SearchReply.StageToken(query: token, index: stage)))
+        }
+        let shown = outcome.items.count
+        guard let final = outcome.final else {
+            let header = outcome.matched == 0
+                ? "No items matched. Try other words or fewer conditions."
+                : "\(outcome.matched) items matched; \(shown) shown." + (shown < outcome.matched ? " Raise limit or add a stage to see more." : "")
+            return formatter.items(outcome.items, header: header, notes: outcome.notes)
+        }
+        return formatter.data(final, header: "\(outcome.matched) items matched. \(request.stages.last?.name ?? "") result:", notes: outcome.notes)
+    }
+}

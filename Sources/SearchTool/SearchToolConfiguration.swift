@@ -1,0 +1,48 @@
+import Foundation
+
+extension SearchTool {
+    /// Everything that shapes the tool (Apple's `SpotlightSearchTool.Configuration`); every
+    /// member is defaulted so `SearchTool()` searches the default named index.
+    public struct Configuration: Sendable {
+        /// Where to search; empty means the default named index (`SearchableIndex(name:
+        /// "default")`) with titles only, as Apple's empty list means the default Core
+        /// Spotlight source.
+        public var sources: [SearchSource]
+        /// Which capabilities the query language offers, and the output format. Apple's default
+        /// (nil) is `.complete`; so is Lantern's.
+        public var guide: Guide
+        /// Resolves "me" in filters on people.
+        public var contactResolver: (any ContactResolver)?
+        /// App-defined stages, offered in the schema after the built-in ones.
+        public var customStages: [any CustomStage]
+        /// Cap on each tool output in UTF-8 characters, with a marker saying how many results
+        /// were left out. Apple's nil means no cap; Lantern defaults to 4,000 because a small
+        /// model's 4K–8K window cannot hold more.
+        public var maximumResponseSize: Int?
+        /// The tool's name on the wire.
+        public var name: String
+        /// The fetch tool's name on the wire.
+        public var fetchToolName: String
+        /// Whether each request's grammar limits search terms to the question's own words (and
+        /// filter values of few-valued attributes to the index's values). On by default: a 135M
+        /// model writes digits for free-form terms.
+        public var restrictsTermsToQuestion: Bool
+        /// How long hydration waits for a delegate before using what the index holds.
+        public var hydrationTimeout: Duration
+
+        public init(sources: [SearchSource] = [], guide: Guide = .complete, contactResolver: (any ContactResolver)? = nil,
+                    customStages: [any CustomStage] = [], maximumResponseSize: Int? = 4_000, name: String = "spotlight_search",
+                    fetchToolName: String = "fetch_item", restrictsTermsToQuestion: Bool = true,
+                    hydrationTimeout: Duration = .seconds(2)) {
+            self.sources = sources
+            self.guide = guide
+            self.contactResolver = contactResolver
+            self.customStages = customStages
+            self.maximumResponseSize = maximumResponseSize
+            self.name = name
+            self.fetchToolName = fetchToolName
+            self.restrictsTermsToQuestion = restrictsTermsToQuestion
+            self.hydrationTimeout = hydrationTimeout
+        }
+    }
+}
