@@ -1,0 +1,177 @@
+import Foundation
+
+/// Reads a corpus in JSON Lines into `SearchableItem`s: the format `ask --corpus` indexes and the
+/// evaluations load, one item per line:
+///
+/// ```
+/// {"id": "trail-001", "domain": "trails", "contentType": "public.text",
+///  "attributes": {"title": "…", "rating": 3, "completionDate": "2024-06-14T19:20:00Z", "keywords": ["river"]},
+///  "custom": {"distanceKilometers": 5.4}}
+/// ```
+///
+/// `attributes` holds standard attributes only, each checked against its kind (string, number,
+/// ISO-8601 date string, list of strings), so a wrong value is reported with its line number
+/// here instead of failing later inside the index. `custom` holds app-defined keys; their kind
+/// follows the JSON value (a string that is an ISO-8601 date becomes a date), and string values
+/// join the full-text index. Blank lines are skipped; identifiers must be unique.
+public struct CorpusReader: Sendable {
+    public init() {}
+
+    /// Reads every item of the file at `url`.
+    public func items(contentsOf url: URL) throws(CorpusReaderError) -> [SearchableItem] {
+        let text: String
+        do {
+            text = try String(contentsOf: url, encoding: .utf8)
+        } catch {
+            let reason = FileManager.default.fileExists(atPath: url.path) ? "not UTF-8 text or not readable" : "no such file"
+            throw CorpusReaderError(path: url.path, line: 0, problem: .unreadableFile(reason: reason))
+        }
+        return try items(fromText: text, path: url.path)
+    }
+
+    /// Reads every item of JSON Lines `text`; `path` only labels errors.
+    public func items(fromText text: String, path: String? = nil) throws(CorpusReaderError) -> [SearchableItem] {
+        var items: [SearchableItem] = []
+        var firstLines: [String: Int] = [:]
+        for (offset, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+            let number = offset + 1
+            guard !line.allSatisfy(\.isWhitespace) else { continue }
+            let item = try self.item(fromLine: String(line), number: number, path: path)
+            if let first = firstLines[item.uniqueIdentifier] {
+                throw CorpusReaderError(path: path, line: number, problem: .duplicateIdentifier(item.uniqueIdentifier, firstLine: first))
+            }
+            firstLines[item.uniqueIdentifier] = number
+            items.append(item)
+        }
+        return items
+    }
+
+    /// Reads one line; `number` and `path` label errors.
+    public func item(fromLine line: String, number: Int = 1, path: String? = nil) throws(CorpusReaderError) -> SearchableItem {
+        func fail(_ problem: CorpusReaderError.Problem) -> CorpusReaderError {
+            CorpusReaderError(path: path, line: number, problem: problem)
+        }
+        let value: CorpusValue
+        do {
+            value = try JSONDecoder().decode(CorpusValue.self, from: Data(line.utf8))
+        } catch {
+            throw fail(.invalidJSON(reason: Self.reason(error)))
+        }
+        guard case .object(let fields) = value else { throw fail(.invalidJSON(reason: "the line is \(value.kindName)")) }
+
+        guard let idValue = fields["id"] else { throw fail(.missingField("id")) }
+        guard case .string(let id) = idValue else { throw fail(.wrongType(field: "\"id\"", expected: "a string", found: idValue.kindName)) }
+        guard !id.isEmpty else { throw fail(.emptyIdentifier) }
+        let domain = try optionalString(fields["domain"], field: "domain", fail: fail)
+        let contentType = try optionalString(fields["contentType"], field: "contentType", fail: fail)
+
+        guard let attributesValue = fields["attributes"] else { throw fail(.missingField("attributes")) }
+        guard case .object(let attributes) = attributesValue else {
+            throw fail(.wrongType(field: "\"attributes\"", expected: "an object", found: attributesValue.kindName))
+        }
+        var set = SearchableItemAttributeSet(contentType: contentType)
+        for (name, raw) in attributes.sorted(by: { $0.key < $1.key }) {
+            let attribute = SearchableItemAttribute(rawValue: name)
+            guard let kind = attribute.standardKind else { throw fail(.unknownAttribute(name)) }
+            guard let value = try Self.attributeValue(raw, kind: kind, name: name, fail: fail) else { continue }
+            set[attribute] = value
+        }
+
+        if let customValue = fields["custom"], customValue != .null {
+            guard case .object(let custom) = customValue else {
+                throw fail(.wrongType(field: "\"custom\"", expected: "an object", found: customValue.kindName))
+            }
+            for (name, raw) in custom.sorted(by: { $0.key < $1.key }) {
+                guard let value = try Self.customValue(raw, name: name, fail: fail) else { continue }
+                guard let key = CustomAttributeKey(keyName: name, searchableByDefault: value.kind == .string || value.kind == .strings,
+                                                   multiValued: value.kind == .strings) else {
+                    throw fail(.invalidCustomKey(name))
+                }
+                set.setValue(value, forCustomKey: key)
+            }
+        }
+        return SearchableItem(uniqueIdentifier: id, domainIdentifier: domain, attributeSet: set)
+    }
+
+    private func optionalString(_ value: CorpusValue?, field: String,
+                                fail: (CorpusReaderError.Problem) -> CorpusReaderError) throws(CorpusReaderError) -> String? {
+        switch value {
+        case nil, .null?: return nil
+        case .string(let text)?: return text
+        case let other?: throw fail(.wrongType(field: "\"\(field)\"", expected: "a string", found: other.kindName))
+        }
+    }
+
+    /// A standard attribute's value, checked against its kind; nil for JSON null (no value).
+    private static func attributeValue(_ raw: CorpusValue, kind: AttributeKind, name: String,
+                                       fail: (CorpusReaderError.Problem) -> CorpusReaderError) throws(CorpusReaderError) -> AttributeValue? {
+        let field = "attribute \"\(name)\""
+        switch (kind, raw) {
+        case (_, .null): return nil
+        case (.string, .string(let text)): return .string(text)
+        case (.number, .number(let number)): return .number(number)
+        case (.date, .string(let text)):
+            guard let date = parseDate(text) else { throw fail(.invalidDate(attribute: name, text: text)) }
+            return .date(date)
+        case (.strings, .array(let elements)):
+            var strings: [String] = []
+            for element in elements {
+                guard case .string(let text) = element else {
+                    throw fail(.wrongType(field: field, expected: "a list of strings", found: "a list holding \(element.kindName)"))
+                }
+                strings.append(text)
+            }
+            return .strings(strings)
+        case (.string, _): throw fail(.wrongType(field: field, expected: "a string", found: raw.kindName))
+        case (.number, _): throw fail(.wrongType(field: field, expected: "a number", found: raw.kindName))
+        case (.date, _): throw fail(.wrongType(field: field, expected: "an ISO-8601 date string", found: raw.kindName))
+        case (.strings, _): throw fail(.wrongType(field: field, expected: "a list of strings", found: raw.kindName))
+        }
+    }
+
+    /// A custom value: its kind follows the JSON value; nil for JSON null.
+    private static func customValue(_ raw: CorpusValue, name: String,
+                                    fail: (CorpusReaderError.Problem) -> CorpusReaderError) throws(CorpusReaderError) -> AttributeValue? {
+        switch raw {
+        case .null: return nil
+        case .number(let number): return .number(number)
+        case .string(let text): return parseDate(text).map(AttributeValue.date) ?? .string(text)
+        case .array(let elements):
+            let strings = elements.compactMap { if case .string(let text) = $0 { text } else { nil } }
+            guard strings.count == elements.count else {
+                throw fail(.wrongType(field: "custom \"\(name)\"", expected: "a string, a number, a date or a list of strings", found: "a list of mixed values"))
+            }
+            return .strings(strings)
+        case .bool, .object:
+            throw fail(.wrongType(field: "custom \"\(name)\"", expected: "a string, a number, a date or a list of strings", found: raw.kindName))
+        }
+    }
+
+    /// ISO-8601: a full timestamp (with or without fractional seconds) or a calendar date (UTC midnight).
+    static func parseDate(_ text: String) -> Date? {
+        let utc = TimeZone(identifier: "UTC") ?? .gmt
+        let styles: [Date.ISO8601FormatStyle] = [
+            .iso8601,
+            Date.ISO8601FormatStyle(includingFractionalSeconds: true),
+            Date.ISO8601FormatStyle(timeZone: utc).year().month().day(),
+        ]
+        for style in styles {
+            if let date = try? style.parse(text) { return date }
+        }
+        return nil
+    }
+
+    /// A one-line reason from a JSON decoding error.
+    private static func reason(_ error: any Error) -> String {
+        guard let error = error as? DecodingError else { return "\(error)" }
+        switch error {
+        case .dataCorrupted(let context):
+            let underlying = (context.underlyingError as? NSError)?.userInfo[NSDebugDescriptionErrorKey] as? String
+            return underlying ?? context.debugDescription
+        case .typeMismatch(_, let context), .valueNotFound(_, let context), .keyNotFound(_, let context):
+            return context.debugDescription
+        @unknown default:
+            return "\(error)"
+        }
+    }
+}
