@@ -59,7 +59,7 @@ public struct EvaluationReport: Sendable, Hashable, Codable {
                 m.grounded.map { $0 ? "yes" : "no" } ?? "–",
                 m.trajectoryPass.map { $0 ? "pass" : "fail" } ?? "–",
                 m.toolCalls == 0 ? "–" : "\(m.validToolCalls)/\(m.toolCalls)",
-                m.calledTools.isEmpty ? "none" : m.calledTools.joined(separator: ","),
+                Self.toolSummary(m.calledTools),
                 String(format: "%.1f", m.latency.total),
                 "\(m.tokens.prompt)/\(m.tokens.generated)",
             ]
@@ -83,5 +83,15 @@ public struct EvaluationReport: Sendable, Hashable, Codable {
         lines.append("mean tokens: prompt \(a.tokens.prompt), cached \(a.tokens.cached), generated \(a.tokens.generated)"
                      + (a.failedRuns > 0 ? "; \(a.failedRuns) runs failed" : ""))
         return lines.joined(separator: "\n")
+    }
+
+    /// Calls in order with repeats folded: `spotlight_search×2,fetch_item`.
+    private static func toolSummary(_ tools: [String]) -> String {
+        guard !tools.isEmpty else { return "none" }
+        var runs: [(String, Int)] = []
+        for tool in tools {
+            if runs.last?.0 == tool { runs[runs.count - 1].1 += 1 } else { runs.append((tool, 1)) }
+        }
+        return runs.map { $1 > 1 ? "\($0)×\($1)" : $0 }.joined(separator: ",")
     }
 }

@@ -23,15 +23,24 @@ public struct EvaluationRunner: Sendable {
         public var seed: UInt32?
         /// The time zone dates in the index are read in.
         public var timeZone: TimeZone
+        /// `.required` by default, as `ask` answers: the first round must search (a small model
+        /// otherwise answers from memory and the evaluation measures nothing), and the session
+        /// relaxes to `.allowed` after it, so the model may fetch, search again or answer.
+        public var toolCallingMode: GenerationOptions.ToolCallingMode
+        /// The cap on each generation round; nil is the session's default (a quarter of the window, at most 512).
+        public var maximumResponseTokens: Int?
 
         public init(guide: EvaluationGuide = .focused, format: FormatLevel = .compact, contextWindow: ContextWindow? = nil,
-                    repetitions: Int = 1, seed: UInt32? = nil, timeZone: TimeZone = .current) {
+                    repetitions: Int = 1, seed: UInt32? = nil, timeZone: TimeZone = .current,
+                    toolCallingMode: GenerationOptions.ToolCallingMode = .required, maximumResponseTokens: Int? = nil) {
             self.guide = guide
             self.format = format
             self.contextWindow = contextWindow
             self.repetitions = max(1, repetitions)
             self.seed = seed
             self.timeZone = timeZone
+            self.toolCallingMode = toolCallingMode
+            self.maximumResponseTokens = maximumResponseTokens
         }
     }
 
@@ -96,7 +105,9 @@ public struct EvaluationRunner: Sendable {
         let collector = Task { await tool.searchResults.reduce(into: [SearchReply]()) { $0.append($1) } }
         let session = LanguageModelSession(model: model, tools: [tool, fetch], instructions: world.instructions,
                                            contextWindow: configuration.contextWindow)
-        let options = GenerationOptions(sampling: configuration.seed.map { .random(top: 40, seed: $0 &+ UInt32(repetition)) })
+        let options = GenerationOptions(sampling: configuration.seed.map { .random(top: 40, seed: $0 &+ UInt32(repetition)) },
+                                        maximumResponseTokens: configuration.maximumResponseTokens,
+                                        toolCallingMode: configuration.toolCallingMode)
         let start = ContinuousClock.now
         var observation: SampleObservation
         do {
