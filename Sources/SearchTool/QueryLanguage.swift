@@ -84,14 +84,14 @@ struct QueryLanguage: Sendable {
                 .property("order", .string(anyOf: ["descending", "ascending"])),
             ]), optional: true))
         }
-        properties.append(.property("limit", .integer(description: text("How many results to show.", "Results to show"),
-                                                      minimum: 1, maximum: c.maximumLimit), optional: true))
         let stages = stageSchemas()
         if !stages.isEmpty {
             properties.append(.property("stages", .array(of: stages.count == 1 ? stages[0] : .oneOf(stages), description: text(
                 "Computations run inside the index on the results, in order; each stage works on the previous one's output.",
                 "Stages run on the results, in order"), minItems: 1, maxItems: Self.maximumStages), optional: true))
         }
+        properties.append(.property("limit", .integer(description: text("How many results to show.", "Results to show"),
+                                                      minimum: 1, maximum: c.maximumLimit), optional: true))
         properties.append(.property("label", .string(description: text("A short title for these results.", "Title"),
                                                      maxLength: Self.maximumLabelLength), optional: true))
         return .object(properties, description: text(
