@@ -11,6 +11,7 @@ let package = Package(
         .library(name: "SearchIndex", targets: ["SearchIndex"]),
         .library(name: "SearchTool", targets: ["SearchTool"]),
         .library(name: "Evaluations", targets: ["Evaluations"]),
+        .executable(name: "ask", targets: ["ask"]),
         .executable(name: "eval", targets: ["eval"]),
     ],
     targets: [
@@ -18,6 +19,8 @@ let package = Package(
                        providers: [.apt(["libllama-dev", "libggml-dev"])]),
         .systemLibrary(name: "CSQLite", path: "CModules/CSQLite", pkgConfig: "sqlite3",
                        providers: [.apt(["libsqlite3-dev"])]),
+        .systemLibrary(name: "CEditLine", path: "CModules/CEditLine", pkgConfig: "libedit",
+                       providers: [.apt(["libedit-dev"])]),
 
         .target(name: "TokenBudget"),
         .target(name: "LocalModel", dependencies: ["CLlama", "TokenBudget"]),
@@ -27,6 +30,7 @@ let package = Package(
                 resources: [.copy("Samples")]),
         .executableTarget(name: "eval", dependencies: ["Evaluations"]),
 
+        .executableTarget(name: "ask", dependencies: ["LocalModel", "SearchIndex", "SearchTool", "Evaluations", "TokenBudget", "CEditLine"]),
         .executableTarget(name: "bench", dependencies: ["LocalModel", "SearchIndex", "SearchTool"], path: "Benchmarks/bench"),
         // A child process the SearchIndex tests SIGKILL in the middle of a batch.
         .executableTarget(name: "lantern-index-crash-probe", dependencies: ["SearchIndex"],
@@ -37,5 +41,7 @@ let package = Package(
         .testTarget(name: "SearchIndexTests", dependencies: ["SearchIndex"]),
         .testTarget(name: "EvaluationsTests", dependencies: ["Evaluations"]),
         .testTarget(name: "SearchToolTests", dependencies: ["SearchTool", "SearchIndex", "LocalModel"]),
+        // Runs the built `ask` binary as a process; the dependency makes sure it is built first.
+        .testTarget(name: "askTests", dependencies: ["ask"]),
     ]
 )

@@ -1,0 +1,51 @@
+import LocalModel
+
+/// What one question produced, in the shape `--json` prints: the answer, the sources, the
+/// trace of tool calls, timings in seconds and token counts.
+struct AnswerReport: Encodable, Sendable {
+    struct Source: Encodable, Sendable {
+        let id: String
+        let title: String?
+        let path: String?
+        /// Whether the model read the item in full with the fetch tool (else it saw a result row).
+        let fetched: Bool
+    }
+
+    struct Step: Encodable, Sendable {
+        let tool: String
+        let arguments: GeneratedContent
+        /// Results of a search (nil for a fetch or a failed call).
+        let results: Int?
+        /// Item identifiers the call returned or read.
+        let items: [String]
+        /// The tool's error text, when the call failed.
+        let error: String?
+    }
+
+    struct Timings: Encodable, Sendable {
+        let load: Double
+        let retrieval: Double
+        let prefill: Double
+        let decode: Double
+    }
+
+    struct Tokens: Encodable, Sendable {
+        let prompt: Int
+        let cached: Int
+        let generated: Int
+    }
+
+    struct Entry: Encodable, Sendable {
+        let kind: String
+        let text: String
+    }
+
+    let question: String
+    let answer: String
+    let sources: [Source]
+    let trace: [Step]
+    let timings: Timings
+    let tokens: Tokens
+    /// The full transcript, with `--trace`.
+    let transcript: [Entry]?
+}

@@ -1,0 +1,51 @@
+import Foundation
+import LocalModel
+
+/// `ask info`: what a model file says about itself, its template family, and the compute
+/// backends on this machine.
+struct InfoCommand: Command {
+    static let spec = CommandSpec(
+        name: "info", abstract: "Print a model's metadata, chat template family and the available backends.",
+        positional: nil, options: [ModelOptions.options[0]])
+
+    let options: ModelOptions
+
+    init(_ arguments: ParsedArguments) throws(UsageError) {
+        options = try ModelOptions(arguments)
+    }
+
+    func run() async throws -> Int32 {
+        let (model, duration) = try await options.load()
+        let info = model.info
+        let size = (try? FileManager.default.attributesOfItem(atPath: model.url.path)[.size] as? Int).map {
+            ByteCountFormatter.string(fromByteCount: Int64($0), countStyle: .file)
+        } ?? "unknown size"
+        var rows: [(String, String)] = [
+            ("file", "\(model.url.path) (\(size))"),
+            ("name", info.name ?? "(none)"),
+            ("architecture", info.architecture),
+            ("summary", info.summary),
+            ("parameters", info.parameterCount.formatted()),
+            ("trained context", "\(info.trainedContext.formatted()) tokens"),
+            ("default window", "\(model.defaultContextWindow.tokens.formatted()) tokens"),
+            ("vocabulary", "\(info.vocabularySize.formatted()) tokens"),
+            ("layers", "\(info.layerCount)"),
+            ("template family", info.templateFamily.rawValue + (info.chatTemplate == nil ? " (no template in the file)" : "")),
+            ("load time", String(format: "%.2f s", duration.seconds)),
+        ]
+        rows += BackendDevice.available.enumerated().map { offset, device in
+            (offset == 0 ? "backends" : "", "\(device.name) (\(device.kind.rawValue)): \(device.description)")
+        }
+        rows.append(("gpu offload", BackendDevice.supportsGPUOffload ? "available (--gpu-layers N)" : "not available (CPU only)"))
+        let width = rows.map(\.0.count).max() ?? 0
+        for (label, value) in rows {
+            Terminal.output((label.isEmpty ? "" : label + ":").padding(toLength: width + 2, withPad: " ", startingAt: 0) + value + "\n")
+        }
+        return 0
+    }
+}
+
+extension Duration {
+    /// The duration in seconds, as a Double (for timings in output).
+    var seconds: Double { Double(components.seconds) + Double(components.attoseconds) / 1e18 }
+}

@@ -1,0 +1,30 @@
+import Foundation
+
+/// `ask models`: every model in models.lock, which are installed, and how to get the others.
+struct ModelsCommand: Command {
+    static let spec = CommandSpec(name: "models", abstract: "List the models in models.lock and which of them are installed.",
+                                  positional: nil, options: [])
+
+    init(_ arguments: ParsedArguments) throws(UsageError) {}
+
+    func run() async throws -> Int32 {
+        guard let catalog = try ModelCatalog.locate() else {
+            throw AskError("no models.lock found in the working directory, beside the ask executable or above them; run ask from the Lantern repository")
+        }
+        let locator = ModelLocator(catalog: catalog)
+        Terminal.output("Models in \(catalog.url.path):\n")
+        for entry in catalog.models {
+            let marker = entry.name == catalog.defaultModel ? " (default)" : ""
+            let installed = try? locator.locate(entry.name)
+            Terminal.output("\n\(entry.name)\(marker): \(entry.displayName)\n")
+            Terminal.output("  file:     \(entry.file)\(entry.sizeBytes.map { " (\(ByteCountFormatter.string(fromByteCount: Int64($0), countStyle: .file)))" } ?? "")\n")
+            Terminal.output("  template: \(entry.templateFamily)\(entry.trainedContext.map { ", trained context \($0.formatted()) tokens" } ?? "")\n")
+            if let installed {
+                Terminal.output("  status:   installed at \(installed.path)\n")
+            } else {
+                Terminal.output("  status:   not installed; to get it, \(entry.howToGet)\n")
+            }
+        }
+        return 0
+    }
+}

@@ -1,0 +1,56 @@
+import Foundation
+
+/// Turns `--model` (a path, a file name in models/, or a name from models.lock) or its absence
+/// (the default model) into a file that exists, or an error saying where it looked and how to
+/// get the model.
+struct ModelLocator: Sendable {
+    let catalog: ModelCatalog?
+
+    /// Folders searched for a bare file name: $LANTERN_MODELS_DIR, then models/ beside models.lock.
+    var modelFolders: [URL] {
+        var folders: [URL] = []
+        if let custom = ProcessInfo.processInfo.environment["LANTERN_MODELS_DIR"], !custom.isEmpty {
+            folders.append(URL(fileURLWithPath: custom))
+        }
+        if let catalog { folders.append(catalog.modelsDirectory) }
+        return folders
+    }
+
+    func locate(_ requested: String?) throws(AskError) -> URL {
+        guard let requested else { return try locateDefault() }
+        let fileManager = FileManager.default
+        let direct = URL(fileURLWithPath: (requested as NSString).expandingTildeInPath)
+        if fileManager.fileExists(atPath: direct.path) { return direct }
+        let entry = catalog?.entry(named: requested)
+        let fileName = entry?.file ?? requested
+        var looked = [direct.path]
+        if !requested.contains("/") {
+            for folder in modelFolders {
+                let candidate = folder.appendingPathComponent(fileName)
+                if fileManager.fileExists(atPath: candidate.path) { return candidate }
+                looked.append(candidate.path)
+            }
+        }
+        let advice = entry.map { "to get it, \($0.howToGet)" }
+            ?? "pass --model with the path of a .gguf file, or run 'ask models' to see the known models"
+        throw AskError("no model file '\(requested)': looked at \(Self.list(looked)); \(advice)")
+    }
+
+    private func locateDefault() throws(AskError) -> URL {
+        guard let catalog, let entry = catalog.defaultEntry else {
+            let folders = ModelCatalog.searchedFolders().prefix(3).map(\.path)
+            throw AskError("no --model given and no models.lock found (looked in \(Self.list(Array(folders))) and the folders above them); run ask from the Lantern repository or pass --model PATH.gguf")
+        }
+        var looked: [String] = []
+        for folder in modelFolders {
+            let candidate = folder.appendingPathComponent(entry.file)
+            if FileManager.default.fileExists(atPath: candidate.path) { return candidate }
+            looked.append(candidate.path)
+        }
+        throw AskError("the default model \(entry.name) is not installed: looked for \(entry.file) at \(Self.list(looked)); to get it, \(entry.howToGet), or pass --model PATH.gguf")
+    }
+
+    private static func list(_ paths: [String]) -> String {
+        paths.count == 1 ? paths[0] : paths.dropLast().joined(separator: ", ") + " and " + (paths.last ?? "")
+    }
+}

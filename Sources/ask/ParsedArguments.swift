@@ -1,0 +1,31 @@
+/// The result of parsing one command's arguments: option values, flags and positionals.
+struct ParsedArguments: Sendable {
+    var values: [String: String] = [:]
+    var flags: Set<String> = []
+    var positionals: [String] = []
+    /// `--help` or `-h` appeared before `--`.
+    var wantsHelp = false
+    /// `--version` appeared before `--`.
+    var wantsVersion = false
+
+    func value(_ name: String) -> String? { values[name] }
+    func flag(_ name: String) -> Bool { flags.contains(name) }
+
+    /// An option's value as a non-negative integer, or a usage error naming the option.
+    func integer(_ name: String) throws(UsageError) -> Int? {
+        guard let text = values[name] else { return nil }
+        guard let number = Int(text), number >= 0 else {
+            throw UsageError("--\(name) needs a whole number of 0 or more, not '\(text)'")
+        }
+        return number
+    }
+
+    /// An option's value that must be one of `choices`.
+    func choice(_ name: String, in choices: [String]) throws(UsageError) -> String? {
+        guard let text = values[name] else { return nil }
+        guard choices.contains(text) else {
+            throw UsageError("--\(name) must be one of \(choices.joined(separator: ", ")), not '\(text)'")
+        }
+        return text
+    }
+}

@@ -1,0 +1,171 @@
+import Foundation
+import LocalModel
+import SearchIndex
+import SearchTool
+import TokenBudget
+
+/// Answers one question: a fresh session with a fresh search tool, the answer streamed to
+/// stdout as it is generated with a compact trace before it (query → results → fetched items),
+/// then the sources. With `json` nothing is printed; the caller prints the report.
+struct QuestionRunner: Sendable {
+    let model: LocalModel
+    let setup: SearchSetup
+    let window: ContextWindow?
+    /// The cap on each generation round's tokens; nil is the session's default.
+    let maximumTokens: Int?
+    let thinking: Bool
+    let json: Bool
+    let fullTrace: Bool
+    let loadDuration: Duration
+
+    /// Thrown when Ctrl-C stopped the answer.
+    struct Interrupted: Error {}
+
+    func ask(_ question: String) async throws -> AnswerReport {
+        let (session, tool) = setup.makeSession(model: model, window: window, thinking: thinking)
+        let log = SearchReplyLog()
+        let listener = Task { await log.consume(tool.searchResults) }
+        defer { tool.finish() }
+        // The first round must search (a small model otherwise answers from memory); after it
+        // the model may search again or answer.
+        let options = GenerationOptions(maximumResponseTokens: maximumTokens, toolCallingMode: .required)
+        let consumer = Task { try await stream(session.streamResponse(to: question, options: options),
+                                               tool: tool, log: log) }
+        let outcome = await InterruptMonitor.shared.whileRunning(cancel: { consumer.cancel() }) { await consumer.result }
+        tool.finish()
+        await listener.value
+        let (response, steps): (LanguageModelSession.Response<String>, [AnswerReport.Step])
+        do {
+            (response, steps) = try outcome.get()
+        } catch LanguageModelSession.GenerationError.cancelled {
+            if !json { Terminal.output("\n") }
+            throw Interrupted()
+        } catch is CancellationError {
+            if !json { Terminal.output("\n") }
+            throw Interrupted()
+        }
+        let sources = try await sources(steps: steps, replies: await log.all)
+        let usage = response.usage
+        let report = AnswerReport(
+            question: question, answer: response.content, sources: sources, trace: steps,
+            timings: .init(load: loadDuration.seconds, retrieval: usage.toolDuration.seconds,
+                           prefill: usage.prefillDuration.seconds, decode: usage.decodeDuration.seconds),
+            tokens: .init(prompt: usage.promptTokens, cached: usage.cachedTokens, generated: usage.generatedTokens),
+            transcript: fullTrace ? session.transcript.map { AnswerReport.Entry(kind: $0.kindName, text: $0.text) } : nil)
+        if !json { printEnd(report) }
+        return report
+    }
+
+    /// Reads the snapshots: trace lines as tool outputs arrive, the answer as it grows.
+    private func stream(_ stream: ResponseStream<String>, tool: SearchTool, log: SearchReplyLog) async throws
+        -> (LanguageModelSession.Response<String>, [AnswerReport.Step]) {
+        var printed = 0
+        var processed = 0
+        var calls: [String: Transcript.ToolCall] = [:]
+        var searches = 0
+        var steps: [AnswerReport.Step] = []
+        for try await snapshot in stream {
+            for entry in snapshot.transcriptEntries.dropFirst(processed) {
+                processed += 1
+                switch entry {
+                case .toolCalls(let batch):
+                    batch.calls.forEach { calls[$0.id] = $0 }
+                case .toolOutput(let output):
+                    let call = calls[output.id]
+                    var results: Int?
+                    var items: [String] = []
+                    if output.isError {
+                        items = []
+                    } else if output.toolName == tool.name {
+                        searches += 1
+                        let replies = await log.replies(forQuery: searches) ?? []
+                        results = replies.first?.content.resultCount
+                        items = replies.flatMap(\.content.items).map(\.uniqueIdentifier).uniqued()
+                    } else if let id = call?.arguments["id"]?.stringValue {
+                        items = [id]
+                    }
+                    let step = AnswerReport.Step(tool: output.toolName.isEmpty ? "(malformed call)" : output.toolName,
+                                                 arguments: call?.arguments ?? .null, results: results, items: items,
+                                                 error: output.isError ? output.text : nil)
+                    steps.append(step)
+                    if !json { Terminal.output(Terminal.dim(traceLine(step, searchTool: tool.name)) + "\n") }
+                default:
+                    break
+                }
+            }
+            if !json, snapshot.content.count > printed {
+                Terminal.output(String(snapshot.content.dropFirst(printed)))
+                printed = snapshot.content.count
+            }
+        }
+        try Task.checkCancellation()
+        let response = try await stream.collect()
+        if !json, response.content.count > printed { Terminal.output(String(response.content.dropFirst(printed))) }
+        return (response, steps)
+    }
+
+    private func traceLine(_ step: AnswerReport.Step, searchTool: String) -> String {
+        if let error = step.error {
+            return "· \(step.tool) failed: \(error.split(separator: "\n").first ?? "")"
+        }
+        if step.tool == searchTool {
+            let query = step.arguments["query"]?.jsonString ?? step.arguments.jsonString
+            let count = step.results.map { "\($0) result\($0 == 1 ? "" : "s")" } ?? "no results"
+            return "· search \(query) → \(count)"
+        }
+        return "· fetch \(step.items.joined(separator: ", "))"
+    }
+
+    /// Fetched items first, then every item the searches returned; titles and paths from the index.
+    private func sources(steps: [AnswerReport.Step], replies: [SearchReply]) async throws -> [AnswerReport.Source] {
+        let fetched = steps.filter { $0.results == nil && $0.error == nil }.flatMap(\.items)
+        let ids = (fetched + replies.flatMap(\.content.items).map(\.uniqueIdentifier)).uniqued()
+        let items = try await setup.index.fetchItems(identifiers: ids)
+        let byID = Dictionary(items.map { ($0.uniqueIdentifier, $0) }, uniquingKeysWith: { first, _ in first })
+        let fetchedSet = Set(fetched)
+        return ids.map { id in
+            let set = byID[id]?.attributeSet
+            return AnswerReport.Source(id: id, title: set?.title ?? set?.displayName, path: set?.path, fetched: fetchedSet.contains(id))
+        }
+    }
+
+    private func printEnd(_ report: AnswerReport) {
+        var text = report.answer.hasSuffix("\n") ? "" : "\n"
+        if !report.sources.isEmpty {
+            text += "\nSources:\n"
+            let shown = report.sources.prefix(10)
+            let width = shown.map(\.id.count).max() ?? 0
+            for source in shown {
+                let path = source.path.flatMap { $0 == source.id ? nil : "  \($0)" } ?? ""
+                text += "  \(source.fetched ? "read" : "seen")  \(source.id.padding(toLength: width, withPad: " ", startingAt: 0))  \(source.title ?? "")\(path)\n"
+            }
+            if report.sources.count > shown.count { text += "  … and \(report.sources.count - shown.count) more\n" }
+        }
+        if let transcript = report.transcript {
+            text += "\nTranscript:\n"
+            for entry in transcript { text += "[\(entry.kind)]\n\(entry.text)\n\n" }
+        }
+        Terminal.output(text)
+    }
+}
+
+extension Transcript.Entry {
+    /// The entry's kind as printed by `--trace` and `--json`.
+    var kindName: String {
+        switch self {
+        case .instructions: "instructions"
+        case .prompt: "prompt"
+        case .toolCalls: "tool calls"
+        case .toolOutput(let output): "tool output (\(output.toolName))"
+        case .response: "response"
+        }
+    }
+}
+
+extension Array where Element: Hashable {
+    /// The elements in order, each once.
+    func uniqued() -> [Element] {
+        var seen = Set<Element>()
+        return filter { seen.insert($0).inserted }
+    }
+}

@@ -1,0 +1,111 @@
+import Foundation
+import Synchronization
+
+/// Runs the built `ask` binary as a child process with an isolated XDG_DATA_HOME, and collects
+/// its exit code and output.
+struct AskProcess {
+    struct Result {
+        let status: Int32
+        let stdout: String
+        let stderr: String
+        /// Whether the process ended by an uncaught signal rather than exit().
+        let killedBySignal: Bool
+    }
+
+    /// The repository root (this file is Tests/askTests/AskProcess.swift).
+    static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    /// The binary `swift build` leaves in .build/debug (the test target depends on `ask`).
+    static let binary = repository.appendingPathComponent(".build/debug/ask")
+    static let defaultModel = repository.appendingPathComponent("models/SmolLM2-135M-Instruct.Q4_1.gguf")
+
+    /// A temporary folder used as XDG_DATA_HOME, removed when the test drops it.
+    let dataHome: TemporaryFolder
+    var environment: [String: String] = [:]
+
+    init() throws {
+        dataHome = try TemporaryFolder()
+    }
+
+    func process(_ arguments: [String]) -> Process {
+        let process = Process()
+        process.executableURL = Self.binary
+        process.arguments = arguments
+        var environment = ProcessInfo.processInfo.environment
+        environment["XDG_DATA_HOME"] = dataHome.url.path
+        environment.removeValue(forKey: "LANTERN_MODELS_DIR")
+        environment.removeValue(forKey: "LANTERN_MODELS_LOCK")
+        environment.merge(self.environment) { $1 }
+        process.environment = environment
+        process.currentDirectoryURL = dataHome.url
+        return process
+    }
+
+    /// Runs `ask arguments...` to the end (stdin is empty).
+    func run(_ arguments: [String], whenOutputStarts: (@Sendable (Process) -> Void)? = nil) throws -> Result {
+        let process = process(arguments)
+        let output = Pipe(), errors = Pipe()
+        process.standardOutput = output
+        process.standardError = errors
+        process.standardInput = FileHandle.nullDevice
+        let collected = OutputCollector()
+        output.fileHandleForReading.readabilityHandler = { handle in
+            let data = handle.availableData
+            if collected.append(data, isError: false), let whenOutputStarts { whenOutputStarts(process) }
+        }
+        errors.fileHandleForReading.readabilityHandler = { handle in
+            _ = collected.append(handle.availableData, isError: true)
+        }
+        try process.run()
+        process.waitUntilExit()
+        output.fileHandleForReading.readabilityHandler = nil
+        errors.fileHandleForReading.readabilityHandler = nil
+        collected.append(output.fileHandleForReading.readDataToEndOfFile(), isError: false)
+        collected.append(errors.fileHandleForReading.readDataToEndOfFile(), isError: true)
+        let (stdout, stderr) = collected.texts
+        return Result(status: process.terminationStatus, stdout: stdout, stderr: stderr,
+                      killedBySignal: process.terminationReason == .uncaughtSignal)
+    }
+}
+
+/// Output gathered from the pipes' handlers (which run on other threads).
+final class OutputCollector: Sendable {
+    private let buffers = Mutex<(out: Data, err: Data)>((Data(), Data()))
+
+    /// Appends; returns true the first time stdout receives bytes.
+    @discardableResult
+    func append(_ data: Data, isError: Bool) -> Bool {
+        buffers.withLock { buffers in
+            if isError {
+                buffers.err.append(data)
+                return false
+            }
+            let first = buffers.out.isEmpty && !data.isEmpty
+            buffers.out.append(data)
+            return first
+        }
+    }
+
+    var texts: (String, String) {
+        buffers.withLock { (String(decoding: $0.out, as: UTF8.self), String(decoding: $0.err, as: UTF8.self)) }
+    }
+}
+
+/// A fresh temporary folder, removed when the value is dropped.
+final class TemporaryFolder: Sendable {
+    let url: URL
+
+    init() throws {
+        url = FileManager.default.temporaryDirectory.appendingPathComponent("lantern-ask-tests-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+    }
+
+    deinit { try? FileManager.default.removeItem(at: url) }
+
+    @discardableResult
+    func write(_ text: String, to name: String) throws -> URL {
+        let file = url.appendingPathComponent(name)
+        try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try Data(text.utf8).write(to: file)
+        return file
+    }
+}
