@@ -15,6 +15,7 @@ let package = Package(
         .library(name: "Evaluations", targets: ["Evaluations"]),
         .library(name: "VisionTools", targets: ["VisionTools"]),
         .executable(name: "ask", targets: ["ask"]),
+        .executable(name: "eval", targets: ["eval"]),
     ],
     targets: [
         .systemLibrary(name: "CLlama", path: "CModules/CLlama", pkgConfig: "llama",
@@ -32,10 +33,12 @@ let package = Package(
         .target(name: "LocalModel", dependencies: ["CLlama", "TokenBudget"]),
         .target(name: "SearchIndex", dependencies: ["CSQLite"]),
         .target(name: "SearchTool", dependencies: ["SearchIndex", "LocalModel", "TokenBudget"]),
-        .target(name: "Evaluations", resources: [.copy("Samples")]),
+        .target(name: "Evaluations", dependencies: ["SearchTool", "SearchIndex", "LocalModel", "TokenBudget"],
+                resources: [.copy("Samples")]),
         .target(name: "VisionTools", dependencies: ["LocalModel", "CTesseract", "CZBar"]),
         .target(name: "Lantern", dependencies: ["LocalModel", "SearchIndex", "SearchTool", "TokenBudget"]),
 
+        .executableTarget(name: "eval", dependencies: ["Evaluations"]),
         .executableTarget(name: "ask", dependencies: ["LocalModel", "SearchIndex", "SearchTool", "Evaluations", "TokenBudget", "CEditLine"]),
         .executableTarget(name: "bench", dependencies: ["LocalModel", "SearchIndex", "SearchTool", "VisionTools"], path: "Benchmarks/bench"),
         // A child process the SearchIndex tests SIGKILL in the middle of a batch.
@@ -45,6 +48,7 @@ let package = Package(
         .testTarget(name: "TokenBudgetTests", dependencies: ["TokenBudget"]),
         .testTarget(name: "LocalModelTests", dependencies: ["LocalModel"]),
         .testTarget(name: "SearchIndexTests", dependencies: ["SearchIndex"]),
+        .testTarget(name: "EvaluationsTests", dependencies: ["Evaluations"]),
         .testTarget(name: "SearchToolTests", dependencies: ["SearchTool", "SearchIndex", "LocalModel"]),
         .testTarget(name: "VisionToolsTests", dependencies: ["VisionTools"]),
         // Runs the built `ask` binary as a process; the dependency makes sure it is built first.

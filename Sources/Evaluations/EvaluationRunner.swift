@@ -1,0 +1,129 @@
+import Foundation
+import LocalModel
+import SearchIndex
+import SearchTool
+import TokenBudget
+
+/// Runs an evaluation: indexes a corpus into a fresh temporary index, answers every sample in
+/// a fresh session with the search and fetch tools, and measures each answer.
+///
+/// The seeds' harness "donates" the items to the real index and runs the real search (§16);
+/// this one does the same with a throwaway SQLite file, so a run never touches the user's
+/// indexes and every run starts from the same state.
+public struct EvaluationRunner: Sendable {
+    public struct Configuration: Sendable {
+        public var guide: EvaluationGuide
+        public var format: FormatLevel
+        /// nil uses the model's default window.
+        public var contextWindow: ContextWindow?
+        /// How many times each sample runs.
+        public var repetitions: Int
+        /// nil decodes greedily (the same answer every time). A seed samples instead, with
+        /// `seed + repetition` for each repetition so repeated runs differ but replay exactly.
+        public var seed: UInt32?
+        /// The time zone dates in the index are read in.
+        public var timeZone: TimeZone
+        /// `.required` by default, as `ask` answers: the first round must search (a small model
+        /// otherwise answers from memory and the evaluation measures nothing), and the session
+        /// relaxes to `.allowed` after it, so the model may fetch, search again or answer.
+        public var toolCallingMode: GenerationOptions.ToolCallingMode
+        /// The cap on each generation round; nil is the session's default (a quarter of the window, at most 512).
+        public var maximumResponseTokens: Int?
+
+        public init(guide: EvaluationGuide = .focused, format: FormatLevel = .compact, contextWindow: ContextWindow? = nil,
+                    repetitions: Int = 1, seed: UInt32? = nil, timeZone: TimeZone = .current,
+                    toolCallingMode: GenerationOptions.ToolCallingMode = .required, maximumResponseTokens: Int? = nil) {
+            self.guide = guide
+            self.format = format
+            self.contextWindow = contextWindow
+            self.repetitions = max(1, repetitions)
+            self.seed = seed
+            self.timeZone = timeZone
+            self.toolCallingMode = toolCallingMode
+            self.maximumResponseTokens = maximumResponseTokens
+        }
+    }
+
+    public let model: any LanguageModel
+    public let configuration: Configuration
+
+    public init(model: any LanguageModel, configuration: Configuration = Configuration()) {
+        self.model = model
+        self.configuration = configuration
+    }
+
+    /// Runs every sample `repetitions` times over `corpus`, calling `progress` after each run
+    /// with the result, how many runs are done and how many there are.
+    public func run(corpus: [SearchableItem], samples: [EvaluationSample],
+                    progress: @Sendable (SampleResult, _ done: Int, _ total: Int) -> Void = { _, _, _ in }) async throws(EvaluationError) -> [SampleResult] {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("lantern-eval-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let world = try await World(corpus: corpus, folder: folder, timeZone: configuration.timeZone)
+        let titles = Dictionary(corpus.map { ($0.uniqueIdentifier, $0.attributeSet.title ?? "") }) { first, _ in first }
+        var results: [SampleResult] = []
+        let total = samples.count * configuration.repetitions
+        for repetition in 0..<configuration.repetitions {
+            for sample in samples {
+                let result = await run(sample, repetition: repetition, in: world, titles: titles)
+                results.append(result)
+                progress(result, results.count, total)
+            }
+        }
+        return results
+    }
+
+    /// The index, the attributes the model sees, and the instructions, shared by every sample.
+    struct World: Sendable {
+        let index: SearchableIndex
+        let source: IndexSource
+        let instructions: String
+
+        init(corpus: [SearchableItem], folder: URL, timeZone: TimeZone) async throws(EvaluationError) {
+            guard !corpus.isEmpty else { throw .emptyCorpus }
+            do {
+                try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+                index = try SearchableIndex(url: folder.appendingPathComponent("corpus.sqlite"), timeZone: timeZone)
+                try await index.indexSearchableItems(corpus)
+                let catalogue = try await index.attributeCatalogue()
+                // Every attribute the corpus has, title first; bodies come through the fetch tool.
+                let attributes = catalogue.map(\.attribute).filter { $0 != .textContent }
+                let ordered = attributes.filter { $0 == .title } + attributes.filter { $0 != .title }
+                let custom = Dictionary(catalogue.filter(\.isCustom).map { ($0.attribute, $0.kind) }) { first, _ in first }
+                source = IndexSource(index: index, fetchAttributes: ordered, customAttributeKinds: custom)
+                instructions = try await SearchInstructions().render(for: index)
+            } catch {
+                throw .indexing(String(describing: error))
+            }
+        }
+    }
+
+    private func run(_ sample: EvaluationSample, repetition: Int, in world: World, titles: [String: String]) async -> SampleResult {
+        let tool = SearchTool(configuration: .init(sources: [.index(world.source)],
+                                                   guide: configuration.guide.guide(format: configuration.format)))
+        let fetch = tool.fetchTool
+        let schemas = [tool.name: tool.parameters, fetch.name: fetch.parameters]
+        let collector = Task { await tool.searchResults.reduce(into: [SearchReply]()) { $0.append($1) } }
+        let session = LanguageModelSession(model: model, tools: [tool, fetch], instructions: world.instructions,
+                                           contextWindow: configuration.contextWindow)
+        let options = GenerationOptions(sampling: configuration.seed.map { .random(top: 40, seed: $0 &+ UInt32(repetition)) },
+                                        maximumResponseTokens: configuration.maximumResponseTokens,
+                                        toolCallingMode: configuration.toolCallingMode)
+        let start = ContinuousClock.now
+        var observation: SampleObservation
+        do {
+            let response = try await session.respond(to: sample.prompt, options: options)
+            let elapsed = ContinuousClock.now - start
+            observation = SampleObservation(answer: response.content, entries: Array(response.transcriptEntries), replies: [],
+                                            latency: Latency(total: elapsed, usage: response.usage), tokens: TokenCounts(response.usage))
+        } catch {
+            let elapsed = ContinuousClock.now - start
+            observation = SampleObservation(answer: "", entries: Array(session.transcript), replies: [],
+                                            latency: Latency(total: elapsed.seconds), error: String(describing: error))
+        }
+        tool.finish()
+        observation.replies = await collector.value
+        let metrics = SampleMetrics(sample: sample, observation: observation, titles: titles, schemas: schemas)
+        return SampleResult(sampleID: sample.id, repetition: repetition, prompt: sample.prompt, answer: observation.answer,
+                            error: observation.error, metrics: metrics)
+    }
+}

@@ -1,0 +1,92 @@
+import Foundation
+import LocalModel
+import SearchTool
+
+/// The metrics of one run of one sample. Each is computed from data the model cannot dress up:
+/// identifiers on the tool's result stream, the transcript's calls, and substrings of the answer.
+public struct SampleMetrics: Sendable, Hashable, Codable {
+    /// Share of the expected identifiers that reached the model: items in the last reply of a
+    /// query on `searchResults` (the stage output the tool wrote for the model), not in the
+    /// prose. nil when the sample expects no items.
+    public var resultCoverage: Double?
+    /// The expected identifiers that reached the model.
+    public var identifiersFound: [String]
+    /// Share of the expected items the answer cites by identifier or title (case-insensitive).
+    public var answerCoverage: Double?
+    /// Whether every expected fact appears in the answer (case-insensitive); nil when the
+    /// sample lists none.
+    public var grounded: Bool?
+    public var missingFacts: [String]
+    /// Whether the calls met the sample's trajectory; nil when it has none.
+    public var trajectoryPass: Bool?
+    public var trajectoryFailure: String?
+    /// The tools called, in order (malformed calls are not named).
+    public var calledTools: [String]
+    /// Calls attempted, malformed ones included.
+    public var toolCalls: Int
+    /// Calls that parsed and validated against their tool's schema.
+    public var validToolCalls: Int
+    /// Why invalid calls were invalid.
+    public var invalidToolCallReasons: [String]
+    public var latency: Latency
+    public var tokens: TokenCounts
+
+    /// `validToolCalls / toolCalls`; nil when the model made no call.
+    public var validToolCallShare: Double? {
+        toolCalls == 0 ? nil : Double(validToolCalls) / Double(toolCalls)
+    }
+
+    /// - Parameters:
+    ///   - titles: the corpus's titles by identifier, so an answer may cite an item by name.
+    ///   - schemas: the offered tools' argument schemas by wire name.
+    public init(sample: EvaluationSample, observation: SampleObservation, titles: [String: String],
+                schemas: [String: GenerationSchema]) {
+        let expected = sample.expectedIdentifiers.uniqued()
+        let received = Self.receivedIdentifiers(observation.replies)
+        identifiersFound = expected.filter(received.contains)
+        resultCoverage = Self.share(identifiersFound.count, of: expected.count)
+
+        let answer = observation.answer
+        let cited = expected.filter { id in
+            answer.localizedCaseInsensitiveContains(id) || (titles[id].map { !$0.isEmpty && answer.localizedCaseInsensitiveContains($0) } ?? false)
+        }
+        answerCoverage = Self.share(cited.count, of: expected.count)
+        missingFacts = sample.expectedFacts.filter { !answer.localizedCaseInsensitiveContains($0) }
+        grounded = sample.expectedFacts.isEmpty ? nil : missingFacts.isEmpty
+
+        let log = ToolCallLog(entries: observation.entries, schemas: schemas)
+        calledTools = log.calls.map(\.toolName)
+        toolCalls = log.attemptedCount
+        validToolCalls = log.validCount
+        invalidToolCallReasons = log.calls.compactMap { log.invalidReasons[$0.id] }
+            + Array(repeating: "the session could not parse the call", count: log.malformedCount)
+        if let trajectory = sample.trajectory {
+            trajectoryFailure = trajectory.failure(for: log.calls)
+            trajectoryPass = trajectoryFailure == nil
+        } else {
+            trajectoryFailure = nil
+            trajectoryPass = nil
+        }
+        latency = observation.latency
+        tokens = observation.tokens
+    }
+
+    /// Identifiers of the items in each query's final reply: what the tool rendered for the
+    /// model. Earlier stages' replies are intermediate (a count stage's input never reaches the
+    /// model), and a query that failed has no final reply.
+    public static func receivedIdentifiers(_ replies: [SearchReply]) -> Set<String> {
+        Set(replies.filter { $0.status == .complete }.flatMap { $0.content.items.map(\.uniqueIdentifier) })
+    }
+
+    private static func share(_ part: Int, of whole: Int) -> Double? {
+        whole == 0 ? nil : Double(part) / Double(whole)
+    }
+}
+
+extension Array where Element: Hashable {
+    /// The elements in order, each once.
+    func uniqued() -> [Element] {
+        var seen = Set<Element>()
+        return filter { seen.insert($0).inserted }
+    }
+}

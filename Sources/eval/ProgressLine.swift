@@ -1,0 +1,18 @@
+import Evaluations
+import Foundation
+
+/// One run as a single line for stderr: `count-california  coverage 100.0%  grounded yes  …`.
+struct ProgressLine: CustomStringConvertible {
+    let result: SampleResult
+    init(_ result: SampleResult) { self.result = result }
+
+    var description: String {
+        let m = result.metrics
+        var parts = [result.sampleID, "coverage \(Percent(m.resultCoverage))",
+                     "grounded \(m.grounded.map { $0 ? "yes" : "no" } ?? "–")",
+                     "trajectory \(m.trajectoryPass.map { $0 ? "pass" : "fail" } ?? "–")",
+                     "calls \(m.validToolCalls)/\(m.toolCalls)", String(format: "%.1f s", m.latency.total)]
+        if let error = result.error { parts.append("failed: \(error)") }
+        return parts.joined(separator: "  ")
+    }
+}
