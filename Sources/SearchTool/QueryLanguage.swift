@@ -131,9 +131,12 @@ struct QueryLanguage: Sendable {
         }
         let stages = stageSchemas()
         if !stages.isEmpty {
-            properties.append(.property("stages", .array(of: stages.count == 1 ? stages[0] : .oneOf(stages), description: text(
+            // The grammar takes keys in this order. With terms first, the 135M model wrote terms
+            // and closed the query even when asked for an app's stage by name; offered first,
+            // the stage was written. So an app's stages lead, the built-in ones follow the search.
+            properties.insert(.property("stages", .array(of: stages.count == 1 ? stages[0] : .oneOf(stages), description: text(
                 "Run in order, each on the previous one's output."),
-                minItems: 1, maxItems: min(Self.maximumStages, stages.count)), optional: true))
+                minItems: 1, maxItems: min(Self.maximumStages, stages.count)), optional: true), at: c.customStages.isEmpty ? properties.count : 0)
         }
         properties.append(.property("limit", .integer(minimum: 1, maximum: c.maximumLimit), optional: true))
         if !compact {
