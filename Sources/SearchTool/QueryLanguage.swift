@@ -1,10 +1,10 @@
 import LocalModel
 import SearchIndex
 
-/// The query language as one JSON schema per configuration: the tool's `parameters` (rendered
-/// into the prompt as the description the model reads) and, through `GrammarCompiler`, the
-/// grammar that constrains the call. Both come from `schema(vocabulary:)`, so they can never
-/// disagree (the defect of forum thread 833651).
+/// The query language as one schema per configuration, `arguments(vocabulary:)`: the prompt
+/// shows it (as JSON Schema in `parameters` for the structured format, as a `SchemaSketch` in
+/// the description for the compact one) and `GrammarCompiler` turns it into the grammar that
+/// constrains the call, so the two can never disagree (the defect of forum thread 833651).
 ///
 /// A query is a search (terms, filters, a date range, a content type, sort, limit) followed by
 /// optional stages. Every string, number and array is bounded: a 135M model given an open
