@@ -21,17 +21,14 @@ enum SearchToolBenchmark {
             ])
     }
 
-    /// The definition line exactly as the session writes it (Python `json.dumps` separators).
-    static func definitionLine(_ tool: SearchTool) -> String {
-        func render(_ value: JSONValue) -> String {
-            switch value {
-            case .array(let items): "[" + items.map(render).joined(separator: ", ") + "]"
-            case .object(let object): "{" + object.map { JSONValue.quoted($0.key) + ": " + render($0.value) }.joined(separator: ", ") + "}"
-            default: value.jsonString
-            }
+    /// The tool's line of the `<tools>` block, taken from the session's own system prompt (a
+    /// vocabulary-only model is enough to build it).
+    static func definitionLine(_ tool: SearchTool, model: LocalModel) throws -> String {
+        let prompt = LanguageModelSession(model: model, tools: [tool]).systemPrompt
+        guard let line = prompt.split(separator: "\n").first(where: { $0.contains("\"name\": \"\(tool.name)\"") }) else {
+            throw BenchmarkFailure("the system prompt has no definition line for \(tool.name); check that the session renders tools")
         }
-        let function: JSONObject = ["name": .string(tool.name), "description": .string(tool.description), "parameters": tool.parameters.jsonSchema]
-        return render(.object(["type": "function", "function": .object(function)]))
+        return String(line)
     }
 
     static func definitionTokens(_ environment: BenchmarkEnvironment) async throws -> [BenchmarkRow] {
@@ -51,9 +48,11 @@ enum SearchToolBenchmark {
         var rows: [BenchmarkRow] = []
         for (name, guide, goal) in guides {
             let tool = SearchTool(configuration: .init(sources: [source], guide: guide))
-            let search = try vocabulary.tokenizer.countTokens(in: definitionLine(tool), parseSpecial: false)
+            let search = try vocabulary.tokenizer.countTokens(in: definitionLine(tool, model: vocabulary), parseSpecial: false)
             rows.append(BenchmarkRow(metric: "definition tokens: \(name)", ours: Double(search), reference: nil, unit: "tokens", goal: goal,
-                                     higherIsBetter: false, note: "search tool only; fetch_item adds its own line"))
+                                     higherIsBetter: false, note: tool.includesSchemaInInstructions
+                                        ? "JSON Schema in parameters; fetch_item adds its own line"
+                                        : "schema sketched in the description; fetch_item adds its own line"))
         }
         return rows
     }

@@ -1,6 +1,6 @@
 import Foundation
 
-/// A date in a query: `YYYY-MM-DD` or a variable (`now`, `today`, `yesterday`, `this_week`,
+/// A date in a query: `YYYY-MM-DD` or a variable (`today`, `yesterday`, `this_week`,
 /// `this_month`, `this_year`) with an optional offset in its own unit (`this_month-1` is last
 /// month), resolved to the period it names, in the index's time zone. Mirrors Core Spotlight's
 /// `$time.today(-1)` family in a form the grammar can bound.
@@ -26,9 +26,6 @@ struct DateExpression: Sendable, Hashable {
             return (interval.start, interval.end.addingTimeInterval(-0.001))
         }
         switch name {
-        case "now":
-            let date = calendar.date(byAdding: .day, value: offset, to: now) ?? now
-            return (date, date)
         case "today": return try span(.day, from: now)
         case "yesterday":
             offset -= 1

@@ -85,6 +85,8 @@ struct QueryCapabilities: Sendable {
             stageKinds = profile.stages ?? true ? BuiltInStage.allCases : []
             sort = !numericAttributes.isEmpty || !dateAttributes.isEmpty
         }
+        // A text filter on contentType says the same as the separate field: offer one way only.
+        if stringAttributes.contains(.contentType) { contentType = false }
         if numericAttributes.isEmpty { stageKinds.removeAll { $0 == .statistic || $0 == .score } }
         if stringAttributes.isEmpty && dateAttributes.isEmpty && numericAttributes.isEmpty { stageKinds.removeAll { $0 == .groupBy } }
         if fetchAttributes.isEmpty { stageKinds.removeAll { $0 == .table } }

@@ -1,10 +1,10 @@
 import LocalModel
 import SearchIndex
 
-/// The query language as one JSON schema per configuration: the tool's `parameters` (rendered
-/// into the prompt as the description the model reads) and, through `GrammarCompiler`, the
-/// grammar that constrains the call. Both come from `schema(vocabulary:)`, so they can never
-/// disagree (the defect of forum thread 833651).
+/// The query language as one schema per configuration, `arguments(vocabulary:)`: the prompt
+/// shows it (as JSON Schema in `parameters` for the structured format, as a `SchemaSketch` in
+/// the description for the compact one) and `GrammarCompiler` turns it into the grammar that
+/// constrains the call, so the two can never disagree (the defect of forum thread 833651).
 ///
 /// A query is a search (terms, filters, a date range, a content type, sort, limit) followed by
 /// optional stages. Every string, number and array is bounded: a 135M model given an open
@@ -27,21 +27,70 @@ struct QueryLanguage: Sendable {
     static let maximumStages = 3
     static let maximumLabelLength = 48
     static let numberBound = 1e9
-    /// `today`, `this_month-1` (last month), `this_year+1`, or `2024-05-01`.
-    static let datePattern = #"((now|today|yesterday|this_week|this_month|this_year)([+-][0-9]{1,3})?|[0-9]{4}-[0-9]{2}-[0-9]{2})"#
+    /// `2024-05-01`, `today`, `this_month-1` (last month), `this_year+1`.
+    static let datePattern = #"(\d{4}-\d{2}-\d{2}|(today|yesterday|this_week|this_month|this_year)([+-]\d{1,3})?)"#
+    /// An attribute list with at least this many names is written once, under `$defs`, and
+    /// referred to wherever it is used (filters, sort, stages), instead of spelled out each time.
+    static let sharedListMinimum = 3
 
     private var compact: Bool { capabilities.format == .compact }
-    private func text(_ structured: String, _ terse: String) -> String { compact ? terse : structured }
+    /// The structured wording, or none in the compact format: there the schema is shown as a
+    /// sketch whose key names say enough (`SchemaSketch`).
+    private func text(_ structured: String) -> String? { compact ? nil : structured }
 
-    /// The `{"query": …}` arguments object.
+    /// The `{"query": …}` arguments object, open (`vocabulary == nil`: what the prompt shows
+    /// and what every call is validated against) or tightened to one request's words (what
+    /// that request's grammar enforces); the tightened one accepts a subset of the open one.
     func arguments(vocabulary: Vocabulary? = nil) -> GenerationSchema {
-        .object([.property("query", query(vocabulary: vocabulary))])
+        var definitions: [GenerationSchema.Definition] = []
+        if !capabilities.dateAttributes.isEmpty {
+            definitions.append(.init(name: "date", schema: .string(description: compact
+                ? "YYYY-MM-DD, or today/yesterday/this_week/this_month/this_year, optional offset (this_month-1: last month)"
+                : "YYYY-MM-DD, or a period with an optional offset in its unit (this_month-1 is last month)",
+                pattern: Self.datePattern)))
+        }
+        for list in AttributeList.allCases {
+            let names = list.attributes(capabilities)
+            if names.count >= Self.sharedListMinimum {
+                definitions.append(.init(name: list.rawValue, schema: .string(anyOf: names.map(\.rawValue))))
+            }
+        }
+        var schema = GenerationSchema.object([.property("query", query(vocabulary: vocabulary))])
+        schema.definitions = definitions
+        return schema
     }
 
-    /// The query object, open (`vocabulary == nil`, what the description shows) or tightened to
-    /// one request's words (what that request's grammar enforces); the tightened one accepts a
-    /// subset of the open one, so validating against the open schema always passes.
-    func query(vocabulary: Vocabulary? = nil) -> GenerationSchema {
+    /// The attribute lists several parts of the query name.
+    private enum AttributeList: String, CaseIterable {
+        case text = "text_attribute", number = "number_attribute", date = "date_attribute"
+
+        func attributes(_ c: QueryCapabilities) -> [SearchableItemAttribute] {
+            switch self {
+            case .text: c.stringAttributes
+            case .number: c.numericAttributes
+            case .date: c.dateAttributes
+            }
+        }
+    }
+
+    /// One attribute of these lists: references to the shared lists, and the names of the short
+    /// ones in one enumeration.
+    private func attribute(in lists: AttributeList...) -> GenerationSchema {
+        var schemas: [GenerationSchema] = []
+        var names: [String] = []
+        for list in lists {
+            let attributes = list.attributes(capabilities)
+            if attributes.count >= Self.sharedListMinimum {
+                schemas.append(.reference(list.rawValue))
+            } else {
+                names += attributes.map(\.rawValue)
+            }
+        }
+        if !names.isEmpty { schemas.append(.string(anyOf: names)) }
+        return schemas.count == 1 ? schemas[0] : .anyOf(schemas)
+    }
+
+    private func query(vocabulary: Vocabulary?) -> GenerationSchema {
         let c = capabilities
         var properties: [GenerationSchema.Property] = []
         if c.textMatch {
@@ -53,52 +102,48 @@ struct QueryLanguage: Sendable {
             }
             if vocabulary.map({ !$0.terms.isEmpty }) ?? true {
                 properties.append(.property("terms", .array(of: term, description: text(
-                    "Words to find in the items' text (all must appear). Use the topic's words, not words like 'find' or 'show'.",
-                    "Topic words to find"), minItems: 1, maxItems: Self.maximumTerms), optional: true))
+                    "Topic words that must all appear."),
+                    minItems: 1, maxItems: Self.maximumTerms), optional: true))
             }
         }
         let filters = filterSchemas(vocabulary: vocabulary)
         if !filters.isEmpty {
             properties.append(.property("filters", .array(of: filters.count == 1 ? filters[0] : .oneOf(filters),
-                                                          description: text("Conditions every result meets.", "Conditions"),
+                                                          description: nil,
                                                           minItems: 1, maxItems: Self.maximumFilters), optional: true))
         }
         if !c.dateAttributes.isEmpty {
-            let date = GenerationSchema.string(pattern: Self.datePattern)
             properties.append(.property("dates", .object([
-                .property("attribute", .string(anyOf: c.dateAttributes.map(\.rawValue))),
-                .property("from", date),
-                .property("to", date, optional: true),
-            ], description: text(
-                "A date range. Dates are YYYY-MM-DD or a variable: now, today, yesterday, this_week, this_month, this_year, with an offset (this_month-1 is last month). 'from' alone means within that day, week, month or year; 'to' is inclusive.",
-                "Date range: YYYY-MM-DD or today/this_week/this_month/this_year, offset like this_month-1")), optional: true))
+                .property("attribute", attribute(in: .date)),
+                .property("from", .reference("date")),
+                .property("to", .reference("date"), optional: true),
+            ], description: text("'from' alone is that whole period; 'to' is inclusive.")), optional: true))
         }
         if c.contentType {
-            properties.append(.property("contentType", .string(description: text("A content type such as public.text or public.pdf.", "Content type"),
+            properties.append(.property("contentType", .string(description: text("e.g. public.text, public.pdf"),
                                                                maxLength: Self.maximumValueLength), optional: true))
         }
         if c.sort {
-            let sortable = c.numericAttributes + c.dateAttributes
             properties.append(.property("sort", .object([
-                .property("attribute", .string(anyOf: ["relevance"] + sortable.map(\.rawValue))),
+                .property("attribute", attribute(in: .number, .date)),
                 .property("order", .string(anyOf: ["descending", "ascending"])),
             ]), optional: true))
         }
         let stages = stageSchemas()
         if !stages.isEmpty {
-            properties.append(.property("stages", .array(of: stages.count == 1 ? stages[0] : .oneOf(stages), description: text(
-                "Computations run inside the index on the results, in order; each stage works on the previous one's output.",
-                "Stages run on the results, in order"), minItems: 1, maxItems: Self.maximumStages), optional: true))
+            // The grammar takes keys in this order. With terms first, the 135M model wrote terms
+            // and closed the query even when asked for an app's stage by name; offered first,
+            // the stage was written. So an app's stages lead, the built-in ones follow the search.
+            properties.insert(.property("stages", .array(of: stages.count == 1 ? stages[0] : .oneOf(stages), description: text(
+                "Run in order, each on the previous one's output."),
+                minItems: 1, maxItems: min(Self.maximumStages, stages.count)), optional: true), at: c.customStages.isEmpty ? properties.count : 0)
         }
-        properties.append(.property("limit", .integer(description: text("How many results to show.", "Results to show"),
-                                                      minimum: 1, maximum: c.maximumLimit), optional: true))
+        properties.append(.property("limit", .integer(minimum: 1, maximum: c.maximumLimit), optional: true))
         if !compact {
-            properties.append(.property("label", .string(description: text("A short title for these results.", "Title"),
+            properties.append(.property("label", .string(description: "A title for the results.",
                                                      maxLength: Self.maximumLabelLength), optional: true))
         }
-        return .object(properties, description: text(
-            "A search of the user's index, optionally followed by stages that count, group, or compute over the results.",
-            "Search, then optional stages"))
+        return .object(properties)
     }
 
     private func filterSchemas(vocabulary: Vocabulary?) -> [GenerationSchema] {
@@ -118,75 +163,77 @@ struct QueryLanguage: Sendable {
             }
             if !open.isEmpty {
                 schemas.append(.object([
-                    .property("attribute", .string(anyOf: open.map(\.rawValue))),
+                    .property("attribute", vocabulary == nil ? attribute(in: .text) : .string(anyOf: open.map(\.rawValue))),
                     .property("op", operators),
                     .property("value", .string(maxLength: Self.maximumValueLength)),
-                ], description: text("Text attribute is (exactly) or contains a value.", "Text filter")))
+                ], description: text("'is' matches the whole value, 'contains' a part.")))
             }
         }
         if !c.numericAttributes.isEmpty {
             schemas.append(.object([
-                .property("attribute", .string(anyOf: c.numericAttributes.map(\.rawValue))),
+                .property("attribute", attribute(in: .number)),
                 .property("op", .string(anyOf: ["=", "<", "<=", ">", ">="])),
                 .property("value", .number(minimum: -Self.numberBound, maximum: Self.numberBound)),
-            ], description: text("Numeric attribute compared with a number (in the attribute's unit).", "Number filter")))
+            ], description: text("The value is in the attribute's unit.")))
         }
         if !c.peopleAttributes.isEmpty {
             schemas.append(.object([
                 .property("attribute", .string(anyOf: c.peopleAttributes.map(\.rawValue))),
                 .property("op", .string(anyOf: ["includes"])),
                 .property("value", .string(maxLength: Self.maximumValueLength)),
-            ], description: c.hasContactResolver
-                ? text("A person among the item's people; write \"me\" for the user.", "Person; \"me\" is the user")
-                : text("A person's name or address among the item's people.", "Person")))
+            ], description: c.hasContactResolver ? (compact ? "\"me\" is the user" : "A person's name or address; \"me\" is the user.") : nil))
         }
         return schemas
     }
 
     private func stageSchemas() -> [GenerationSchema] {
         let c = capabilities
-        func stage(_ name: String, _ properties: [GenerationSchema.Property], _ structured: String, _ terse: String) -> GenerationSchema {
-            .object([.property("stage", .constant(.string(name)))] + properties, description: text(structured, terse))
+        func stage(_ name: String, _ properties: [GenerationSchema.Property], _ description: String?) -> GenerationSchema {
+            .object([.property("stage", .constant(.string(name)))] + properties, description: description)
         }
         var schemas: [GenerationSchema] = []
         for kind in c.stageKinds {
             switch kind {
             case .count:
-                schemas.append(stage("count", [], "How many results (or groups) there are.", "Count"))
+                schemas.append(stage("count", [], nil))
             case .groupBy:
-                var properties: [GenerationSchema.Property] = [.property("attribute", .string(anyOf: c.groupableAttributes.map(\.rawValue)))]
+                var properties: [GenerationSchema.Property] = [.property("attribute", attribute(in: .text, .number, .date))]
                 if !c.dateAttributes.isEmpty {
                     properties.append(.property("dateComponent", .string(anyOf: DateGroupingUnit.allCases.map(\.rawValue)), optional: true))
                 }
-                schemas.append(stage("groupBy", properties,
-                                     "Groups results by an attribute's value (dates by dateComponent), with a count per group.", "Group and count"))
+                schemas.append(stage("groupBy", properties, text("A count per value (dates per dateComponent).")))
             case .statistic:
                 schemas.append(stage("statistic", [
                     .property("function", .string(anyOf: ["sum", "avg", "min", "max"])),
-                    .property("attribute", .string(anyOf: c.numericAttributes.map(\.rawValue)), optional: true),
-                ], "Sum, average, minimum or maximum of a numeric attribute (per group after groupBy; without attribute, over the group counts).",
-                   "Sum/avg/min/max of an attribute"))
+                    .property("attribute", attribute(in: .number), optional: true),
+                ], text("Per group after groupBy; without attribute, of the counts.")))
             case .table:
                 schemas.append(stage("table", [
-                    .property("columns", .array(of: .string(anyOf: c.fetchAttributes.map(\.rawValue)), minItems: 1, maxItems: 6)),
-                ], "Shows the results as a table of these attributes.", "Table of attributes"))
+                    .property("columns", .array(of: .string(anyOf: c.fetchAttributes.map(\.rawValue)), minItems: 1,
+                                                maxItems: min(6, c.fetchAttributes.count))),
+                ], nil))
             case .score:
                 schemas.append(stage("score", [
-                    .property("attribute", .string(anyOf: c.numericAttributes.map(\.rawValue))),
+                    .property("attribute", attribute(in: .number)),
                     .property("order", .string(anyOf: ["descending", "ascending"]), optional: true),
-                ], "Ranks the results by a numeric attribute; the best come first with their score.", "Rank by attribute"))
+                ], nil))
             }
         }
         for custom in c.customStages {
-            schemas.append(stage(custom.name, [.property("arguments", custom.argumentSchema)], custom.description, custom.description))
+            schemas.append(stage(custom.name, [.property("arguments", custom.argumentSchema)], custom.description))
         }
         return schemas
     }
 
-    /// The tool's description: what it does and how it pairs with the fetch tool. The query's
-    /// shape is NOT restated here; it is in the schema, the one place it is written.
+    /// The tool's description: what it does and how it pairs with the fetch tool. The structured
+    /// format leaves the query's shape to the schema in `parameters`; the compact one carries
+    /// the schema itself, as a sketch rendered from the same `GenerationSchema` (see
+    /// `SearchTool.includesSchemaInInstructions`).
     func toolDescription(fetchToolName: String) -> String {
-        text("Searches the user's own indexed items and returns their identifiers and attributes, never their full text; call \(fetchToolName) with an id to read an item. Use stages to count, group or compute instead of listing many items.",
-             "Search the user's items; returns ids and attributes. Read one with \(fetchToolName).")
+        guard compact else {
+            return "Searches the user's items; returns ids and attributes, not text (read one with \(fetchToolName)). Stages count and compute in the index."
+        }
+        return "Search the user's items; returns ids and attributes (read one with \(fetchToolName)). Arguments: "
+            + SchemaSketch.render(arguments()) + ". Keys with ? are optional; no other keys."
     }
 }

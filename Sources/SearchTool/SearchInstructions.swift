@@ -49,6 +49,11 @@ public struct SearchInstructions: Sendable {
         .completionDate: AttributeNote("when it was completed"),
     ]
 
+    /// Attributes whose values are free text, never a short list worth showing (not even read).
+    static let freeTextAttributes: Set<SearchableItemAttribute> = [.title, .textContent]
+    /// A string attribute's values are listed when it has at most this many.
+    static let listedValuesLimit = 12
+
     /// The description, read from the index now (attribute catalogue, ranges, few values).
     public func render(for index: SearchableIndex) async throws -> String {
         let catalogue = try await index.attributeCatalogue()
@@ -70,14 +75,13 @@ public struct SearchInstructions: Sendable {
                    case .statistic(let high?, _) = try await index.aggregate(.statistic(.maximum, summary.attribute)) {
                     line += "; from \(Self.number(low)) to \(Self.number(high))"
                 }
-            case .string, .strings:
-                // Titles and text are not worth listing, and the index cannot group by its text.
-                guard summary.attribute != .title && summary.attribute != .textContent else { break }
-                let distinct = try await index.distinctValues(of: summary.attribute, limit: 12)
+            case .string where !Self.freeTextAttributes.contains(summary.attribute),
+                 .strings where !Self.freeTextAttributes.contains(summary.attribute):
+                let distinct = try await index.distinctValues(of: summary.attribute, limit: Self.listedValuesLimit)
                 if distinct.isComplete {
                     line += "; values: " + distinct.values.map { TextFraming.singleLine($0.value.description) }.joined(separator: ", ")
                 }
-            case .date:
+            case .string, .strings, .date:
                 break
             }
             lines.append(line)

@@ -31,6 +31,11 @@ public struct SearchTool: Tool {
     public let description: String
     /// The open query schema: what the description shows and what every call is validated against.
     public let parameters: GenerationSchema
+    /// True for the structured format (the schema goes into the prompt as JSON Schema, the
+    /// layout tool-trained models know); false for the compact one, whose description carries
+    /// the same schema as a sketch at a third of the tokens (`SchemaSketch`). The grammar is
+    /// compiled from `parameters` either way.
+    public let includesSchemaInInstructions: Bool
     private let engine: SearchEngine
 
     public init(configuration: Configuration = Configuration()) {
@@ -40,6 +45,7 @@ public struct SearchTool: Tool {
         name = configuration.name
         description = language.toolDescription(fetchToolName: configuration.fetchToolName)
         parameters = language.arguments()
+        includesSchemaInInstructions = configuration.guide.format == .structured
         engine = SearchEngine(configuration: configuration, capabilities: capabilities, language: language)
     }
 

@@ -56,7 +56,7 @@ struct TitleWordStage: CustomStage {
         let (index, _) = try await TrailCorpus.index()
         let tool = SearchTool(configuration: .init(
             sources: [TrailCorpus.source(index)],
-            guide: .dynamic(GuidanceProfile(textMatch: false, numericMatch: false, dates: false, attributes: [.title], stages: false)),
+            guide: .dynamic(GuidanceProfile(numericMatch: false, dates: false, attributes: [.title], stages: false)),
             customStages: [TitleWordStage()]))
         let listener = Task { await TrailCorpus.replies(of: tool, count: 1) }
         let session = LanguageModelSession(model: model, tools: [tool], instructions: "Use the stage title_words to score trails by title words.",
