@@ -41,12 +41,18 @@ public struct FetchItemTool: Tool {
         self.searchToolName = searchToolName
     }
 
-    /// Once the search tool has shown items, `id` may only be one of their identifiers (the
-    /// session asks again every round, so ids found by this response's searches count).
+    /// `id` may only be one of the identifiers the search tool has shown (the session asks
+    /// again every round, so ids found by this response's searches count).
     public func parameters(for prompt: Prompt) async -> GenerationSchema {
-        let shown = shownIdentifiers.all.filter { $0.count <= Self.maximumIdentifierLength }
+        let shown = shownIdentifiers.all
         guard !shown.isEmpty else { return parameters }
         return .object([.property("id", .string(description: "An id from \(searchToolName)", anyOf: shown))])
+    }
+
+    /// Nothing can be fetched before a search has shown an identifier: left out of the round's
+    /// grammar until then, so a small model searches first instead of inventing an id.
+    public func isAvailable(for prompt: Prompt) async -> Bool {
+        !shownIdentifiers.all.isEmpty
     }
 
     public func call(arguments: Arguments) async throws -> String {

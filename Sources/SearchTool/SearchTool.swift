@@ -146,7 +146,7 @@ final class SearchEngine: Sendable {
                                      queryToken: token, stageToken: SearchReply.StageToken(query: token, index: stage)))
         }
         let shown = outcome.items.count
-        shownIdentifiers.record(outcome.items.map(\.uniqueIdentifier))
+        shownIdentifiers.record(outcome.items.map(\.uniqueIdentifier).filter { $0.count <= FetchItemTool.maximumIdentifierLength })
         guard let final = outcome.final else {
             let header = outcome.matched == 0
                 ? "No items matched. Try other words or fewer conditions."

@@ -12,6 +12,7 @@ import Testing
         let fetch = tool.fetchTool
         let before = await fetch.parameters(for: "Which trails have waterfalls?")
         #expect(before == fetch.parameters)
+        #expect(await !fetch.isAvailable(for: "Which trails have waterfalls?"))
 
         let model = ScriptedLanguageModel([
             "<tool_call>\n{\"name\": \"spotlight_search\", \"arguments\": {\"query\": {\"terms\": [\"waterfall\"]}}}\n</tool_call>",
@@ -25,10 +26,13 @@ import Testing
         let after = await fetch.parameters(for: "Which trails have waterfalls?")
         for id in waterfalls { #expect(throws: Never.self) { try after.validate(["id": .string(id)]) } }
         #expect(throws: (any Error).self) { try after.validate(["id": "123456"]) }
+        #expect(await fetch.isAvailable(for: "Which trails have waterfalls?"))
         // the round after the search compiled a grammar offering exactly those ids
         let grammars = model.parameters.compactMap { $0.grammar?.gbnf }
         #expect(grammars.count == 3)
-        #expect(!grammars[0].contains("trail-002"))
+        // before any search, fetch_item is not offered at all
+        #expect(!grammars[0].contains("fetch_item"))
+        #expect(grammars[1].contains("fetch_item"))
         #expect(waterfalls.allSatisfy { grammars[1].contains($0) })
     }
 }

@@ -431,7 +431,7 @@ private struct RoundGrammars {
 
     init<Content>(tools: [ToolBox], prompt: Prompt, answer format: LanguageModelSession.AnswerFormat<Content>) async throws {
         var signatures: [GrammarCompiler.ToolSignature] = []
-        for tool in tools {
+        for tool in tools where await tool.isAvailable(for: prompt) {
             signatures.append(.init(name: tool.name, arguments: await tool.parameters(for: prompt)))
         }
         let compiler = GrammarCompiler()

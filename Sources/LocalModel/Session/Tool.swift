@@ -40,6 +40,11 @@ public protocol Tool<Arguments, Output>: Sendable {
     /// tool may narrow its arguments to what earlier rounds produced. Defaults to `parameters`.
     func parameters(for prompt: Prompt) async -> GenerationSchema
 
+    /// Whether the model may call the tool in the coming round. The tool stays described in
+    /// the instructions either way; only the round's grammar leaves it out. A fetch tool, for
+    /// example, has nothing to fetch before a search has shown identifiers. Defaults to true.
+    func isAvailable(for prompt: Prompt) async -> Bool
+
     /// Runs the tool. A thrown error goes back to the model as the tool's response (or ends
     /// the response as a `ToolCallError`, if the session is configured so).
     func call(arguments: Arguments) async throws -> Output
@@ -48,6 +53,7 @@ public protocol Tool<Arguments, Output>: Sendable {
 extension Tool {
     public var includesSchemaInInstructions: Bool { true }
     public func parameters(for prompt: Prompt) async -> GenerationSchema { parameters }
+    public func isAvailable(for prompt: Prompt) async -> Bool { true }
 }
 
 extension Tool where Arguments: Generable {

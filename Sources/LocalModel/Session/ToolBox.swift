@@ -6,6 +6,7 @@ struct ToolBox: Sendable {
     let includesSchemaInInstructions: Bool
     let tool: any Tool
     private let parametersForPrompt: @Sendable (Prompt) async -> GenerationSchema
+    private let availability: @Sendable (Prompt) async -> Bool
     private let run: @Sendable (GeneratedContent) async throws -> String
 
     init<T: Tool>(_ tool: T) {
@@ -15,11 +16,14 @@ struct ToolBox: Sendable {
         includesSchemaInInstructions = tool.includesSchemaInInstructions
         self.tool = tool
         parametersForPrompt = { await tool.parameters(for: $0) }
+        availability = { await tool.isAvailable(for: $0) }
         run = { content in try await tool.call(arguments: T.Arguments(content)).promptRepresentation }
     }
 
     /// The per-request schema (a subset of `parameters`).
     func parameters(for prompt: Prompt) async -> GenerationSchema { await parametersForPrompt(prompt) }
+
+    func isAvailable(for prompt: Prompt) async -> Bool { await availability(prompt) }
 
     /// Checks the arguments against the schema, decodes them and runs the tool.
     func call(_ arguments: GeneratedContent) async throws -> String {
