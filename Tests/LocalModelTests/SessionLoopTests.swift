@@ -301,14 +301,3 @@ struct ToolCallParsingTests {
         #expect(outputs.count == 1 && outputs[0].isError && outputs[0].text.contains("cut off"))
     }
 }
-
-@Suite("Invented tool output")
-struct InventedToolOutputTests {
-    @Test func generationStopsWhereAModelStartsWritingAToolResponse() async throws {
-        let model = ScriptedLanguageModel(["Here is what I found.\n<tool_response>\n{\"id\": \"made-up\"}\n</tool_response>"])
-        let session = LanguageModelSession(model: model, tools: [SessionLoopTests.AddTool()])
-        let response = try await session.respond(to: "What did you find?")
-        #expect(response.content == "Here is what I found.\n")
-        #expect(model.parameters.first?.stopStrings.contains("<tool_response>") == true)
-    }
-}

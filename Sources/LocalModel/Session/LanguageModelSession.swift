@@ -181,7 +181,7 @@ public final class LanguageModelSession: Sendable {
                 let rendered = try await renderPrompt(reservedAnswerTokens: maximumTokens(options))
                 let parameters = GenerationParameters(
                     sampling: options.samplingOptions, maximumTokens: maximumTokens(options),
-                    stopStrings: [model.chatTemplate.endOfTurn, ToolCallFormat.responseOpen] + (mode == .disallowed && answer.schema == nil ? [ToolCallFormat.callOpen] : []),
+                    stopStrings: [model.chatTemplate.endOfTurn] + (mode == .disallowed && answer.schema == nil ? [ToolCallFormat.callOpen] : []),
                     grammar: grammar(for: mode, grammars))
                 var filter = ResponseTextFilter()
                 var raw = ""

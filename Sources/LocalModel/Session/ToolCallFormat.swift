@@ -9,9 +9,6 @@ import Foundation
 enum ToolCallFormat {
     static let callOpen = "<tool_call>"
     static let callClose = "</tool_call>"
-    /// Only the user turn carries tool responses; a model that starts writing one is inventing
-    /// tool output (small models do), so generation stops there.
-    static let responseOpen = "<tool_response>"
 
     /// The system message: the instructions, then the tool block (when there are tools).
     static func systemMessage(instructions: String, tools: [ToolDefinition]) -> String {
