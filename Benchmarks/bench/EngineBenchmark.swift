@@ -44,8 +44,9 @@ enum EngineBenchmark {
             ])
     }
 
+    /// llama-bench sizes its context to each test (prompt + generated tokens); so does this.
     private static func measure(_ model: LocalModel, prompt: [Token], generate count: Int) async throws -> GenerationSummary {
-        let context = try model.makeContext(window: .k4)
+        let context = try model.makeContext(window: ContextWindow(tokens: prompt.count + count))
         let parameters = GenerationParameters(maximumTokens: count, stopsAtEndOfGeneration: false)
         for try await event in context.generate(tokens: prompt, parameters: parameters) {
             if case .finished(let summary) = event { return summary }

@@ -44,29 +44,18 @@ extension LanguageModelSession {
     public func streamResponse<T: Generable & Sendable>(to prompt: Prompt, generating type: T.Type = T.self,
                                                         includeSchemaInPrompt: Bool = true,
                                                         options: GenerationOptions = GenerationOptions()) -> GuidedResponseStream<T> {
-        let (stream, continuation) = AsyncThrowingStream<Snapshot<GeneratedContent>, any Error>.makeStream()
-        let task = Task {
-            do {
-                let last = Mutex<GeneratedContent?>(nil)
-                let response = try await run(prompt: prompt, options: options, answer: Self.structuredAnswer(type, includeSchemaInPrompt)) { text, entries in
-                    guard let partial = GeneratedContent(parsingPrefix: text) else { return }
-                    let isNew = last.withLock { last in
-                        defer { last = partial }
-                        return last != partial
-                    }
-                    if isNew { continuation.yield(Snapshot(content: partial, rawContent: partial, transcriptEntries: entries)) }
+        let (stream, final) = streaming { (continuation: AsyncThrowingStream<Snapshot<GeneratedContent>, any Error>.Continuation) in
+            let last = Mutex<GeneratedContent?>(nil)
+            return try await self.run(prompt: prompt, options: options, answer: Self.structuredAnswer(type, includeSchemaInPrompt)) { text, entries in
+                guard let partial = GeneratedContent(parsingPrefix: text) else { return }
+                let isNew = last.withLock { last in
+                    defer { last = partial }
+                    return last != partial
                 }
-                continuation.finish()
-                return response
-            } catch {
-                continuation.finish(throwing: error)
-                throw error
+                if isNew { continuation.yield(Snapshot(content: partial, rawContent: partial, transcriptEntries: entries)) }
             }
         }
-        continuation.onTermination = { termination in
-            if case .cancelled = termination { task.cancel() }
-        }
-        return GuidedResponseStream(stream: stream, final: { try await task.value })
+        return GuidedResponseStream(stream: stream, final: final)
     }
 
     /// What the prompt says about the schema when `includeSchemaInPrompt` is on.

@@ -113,14 +113,26 @@ public final class LanguageModelSession: Sendable {
 
     /// Streams the answer to a prompt with attachments.
     public func streamResponse(to prompt: Prompt, options: GenerationOptions = GenerationOptions()) -> ResponseStream<String> {
-        let (stream, continuation) = AsyncThrowingStream<Snapshot<String>, any Error>.makeStream()
+        let (stream, final) = streaming { (continuation: AsyncThrowingStream<Snapshot<String>, any Error>.Continuation) in
+            try await self.run(prompt: prompt, options: options, answer: .text) { text, entries in
+                continuation.yield(Snapshot(content: text, rawContent: .string(text), transcriptEntries: entries))
+            }
+        }
+        return ResponseStream(stream: stream, final: final)
+    }
+
+    /// Runs `produce` in a task that feeds snapshots to a stream and ends it with the result or
+    /// the error; a consumer that stops listening cancels the task. Returns the stream and a way
+    /// to await the result (what `collect()` returns).
+    func streaming<Partial: Sendable, Final: Sendable>(
+        _ produce: @escaping @Sendable (AsyncThrowingStream<Snapshot<Partial>, any Error>.Continuation) async throws -> Final
+    ) -> (AsyncThrowingStream<Snapshot<Partial>, any Error>, @Sendable () async throws -> Final) {
+        let (stream, continuation) = AsyncThrowingStream<Snapshot<Partial>, any Error>.makeStream()
         let task = Task {
             do {
-                let response = try await run(prompt: prompt, options: options, answer: .text) { text, entries in
-                    continuation.yield(Snapshot(content: text, rawContent: .string(text), transcriptEntries: entries))
-                }
+                let result = try await produce(continuation)
                 continuation.finish()
-                return response
+                return result
             } catch {
                 continuation.finish(throwing: error)
                 throw error
@@ -129,7 +141,7 @@ public final class LanguageModelSession: Sendable {
         continuation.onTermination = { termination in
             if case .cancelled = termination { task.cancel() }
         }
-        return ResponseStream(stream: stream, final: { try await task.value })
+        return (stream, { try await task.value })
     }
 
     // MARK: The loop
