@@ -38,11 +38,15 @@ final class LlamaServer: @unchecked Sendable {
 
     deinit { stop() }
 
+    /// Asks the server to quit; one that has not quit after 5 s (llama-server may leave SIGTERM
+    /// pending while idle) is killed, so a benchmark never hangs on it or leaves it running.
     func stop() {
-        if process.isRunning {
-            process.terminate()
-            process.waitUntilExit()
-        }
+        guard process.isRunning else { return }
+        process.terminate()
+        let deadline = Date().addingTimeInterval(5)
+        while process.isRunning && Date() < deadline { usleep(50_000) }
+        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+        process.waitUntilExit()
     }
 
     /// Peak resident memory of the server so far (VmHWM), in bytes.
@@ -53,7 +57,11 @@ final class LlamaServer: @unchecked Sendable {
         var content: String
         var toolCalls: [(id: String, name: String, arguments: String)]
         var promptTokens: Int
+        /// Of `promptTokens`, those the server found in its prompt cache.
+        var cachedTokens: Int
         var completionTokens: Int
+        /// "stop", "length" (the max_tokens cap) or "tool_calls".
+        var finishReason: String
         var assistantMessage: JSONValue
     }
 
@@ -74,14 +82,17 @@ final class LlamaServer: @unchecked Sendable {
             throw BenchmarkFailure("llama-server answered \((response as? HTTPURLResponse)?.statusCode ?? 0): \(text.prefix(300))")
         }
         let json = try JSONValue(parsing: text)
-        let message = json["choices"]?[0]?["message"] ?? .null
+        let choice = json["choices"]?[0] ?? .null
+        let message = choice["message"] ?? .null
         let calls = (message["tool_calls"]?.arrayValue ?? []).map { call in
             (id: call["id"]?.stringValue ?? "", name: call["function"]?["name"]?.stringValue ?? "",
              arguments: call["function"]?["arguments"]?.stringValue ?? "")
         }
         return Reply(content: message["content"]?.stringValue ?? "", toolCalls: calls,
                      promptTokens: json["usage"]?["prompt_tokens"]?.intValue ?? 0,
+                     cachedTokens: json["usage"]?["prompt_tokens_details"]?["cached_tokens"]?.intValue ?? json["timings"]?["cache_n"]?.intValue ?? 0,
                      completionTokens: json["usage"]?["completion_tokens"]?.intValue ?? 0,
+                     finishReason: choice["finish_reason"]?.stringValue ?? "",
                      assistantMessage: message)
     }
 }

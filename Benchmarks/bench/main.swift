@@ -13,6 +13,8 @@ let sections: [(name: String, run: @Sendable (BenchmarkEnvironment) async throws
     ("prefix-cache", { try await GrammarBenchmark.prefixCache($0, repetitions: $0.quick ? 2 : 5) }),
     ("searchtool", SearchToolBenchmark.run),
     ("vision", VisionBenchmark.run),
+    ("e2e", EndToEndBenchmark.run),
+    ("memory", MemoryBenchmark.run),
 ]
 
 let usage = """

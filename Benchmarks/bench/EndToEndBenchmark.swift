@@ -1,0 +1,269 @@
+import Evaluations
+import Foundation
+import LocalModel
+import SearchIndex
+import SearchTool
+import TokenBudget
+
+/// Section "e2e" (issue 9 §6): the sample evaluation questions answered by Lantern in-process
+/// and by `llama-server --jinja` through its chat endpoint, with the same model, threads,
+/// context, search and fetch tools, index, round limit and per-round token cap.
+///
+/// The peer runs twice, because what it does with tools depends on its chat template: once with
+/// the model's own template (what a user gets by default) and once with a tool-capable ChatML
+/// template. Questions are interleaved (each question on every side before the next), so that
+/// whatever else the machine does affects all sides alike.
+enum EndToEndBenchmark {
+    /// The cap on each generation round, on both sides: without it the peer may generate until
+    /// the context is full when its template hides the tools.
+    static let maximumResponseTokens = 256
+    /// `LanguageModelSession`'s default round limit, mirrored in the peer's tool loop.
+    static let maximumToolRounds = 4
+    static let chatMLTemplate = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("templates/chatml-tools.jinja")
+
+    /// One question answered by one side.
+    struct Outcome: Sendable {
+        var seconds = 0.0
+        var promptTokens = 0
+        var completionTokens = 0
+        /// Calls the model attempted: parsed ones plus text that tried to be a call and was not read as one.
+        var calls = 0
+        /// Parsed calls of a known tool whose arguments validate against its `parameters`.
+        var validCalls = 0
+        var answered = false
+        /// Rounds that stopped at the token cap.
+        var truncatedRounds = 0
+        var problem: String?
+
+        /// One line of progress on stderr.
+        var line: String {
+            String(format: "%.1f s, %d/%d calls valid, %d+%d tokens", seconds, validCalls, calls, promptTokens, completionTokens)
+                + (problem.map { " (failed: \($0.prefix(80)))" } ?? "")
+        }
+    }
+
+    /// The sample index and the wiring `ask` uses over it.
+    struct Fixture: Sendable {
+        let setup: SearchSetup
+        let questions: [EvaluationSample]
+        let folder: URL
+
+        init(environment: BenchmarkEnvironment) async throws {
+            folder = environment.workDirectory.appendingPathComponent("e2e-\(UUID().uuidString)")
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            let index = try SearchableIndex(url: folder.appendingPathComponent("trails.sqlite"))
+            try await index.indexSearchableItems(try CorpusReader().items(contentsOf: SampleData.trailsCorpus))
+            setup = try await SearchSetup(index: index, guide: .focused, format: .structured)
+            let all = try SampleReader().samples(contentsOf: SampleData.trailsSamples)
+            questions = environment.quick ? Array(all.prefix(5)) : all
+        }
+
+        func remove() { try? FileManager.default.removeItem(at: folder) }
+    }
+
+    static func run(_ environment: BenchmarkEnvironment) async throws -> SectionReport {
+        let fixture = try await Fixture(environment: environment)
+        defer { fixture.remove() }
+        let model = try LocalModel(contentsOf: environment.modelURL, configuration: .init(threads: environment.threads))
+        let window = model.defaultContextWindow
+        let peers = [
+            (label: "model's template", server: try await LlamaServer(model: environment.modelURL, threads: environment.threads, context: window.tokens)),
+            (label: "ChatML tools template", server: try await LlamaServer(model: environment.modelURL, threads: environment.threads,
+                                                                          context: window.tokens, chatTemplateFile: chatMLTemplate)),
+        ]
+        defer { peers.forEach { $0.server.stop() } }
+
+        var ours: [Outcome] = []
+        var theirs: [[Outcome]] = peers.map { _ in [] }
+        for (number, sample) in fixture.questions.enumerated() {
+            var line = "bench: e2e question \(number + 1)/\(fixture.questions.count):"
+            ours.append(await lanternAnswer(sample.prompt, setup: fixture.setup, model: model, window: window))
+            line += " Lantern " + (ours.last?.line ?? "")
+            for (side, peer) in peers.enumerated() {
+                theirs[side].append(await peerAnswer(sample.prompt, setup: fixture.setup, model: model, window: window, server: peer.server))
+                line += "; \(peer.label) " + (theirs[side].last?.line ?? "")
+            }
+            FileHandle.standardError.write(Data((line + "\n").utf8))
+        }
+
+        var rows: [BenchmarkRow] = []
+        let latency = Sample(ours.map(\.seconds))
+        for (side, peer) in peers.enumerated() {
+            let reference = Sample(theirs[side].map(\.seconds))
+            rows.append(BenchmarkRow(metric: "latency per question, median (vs \(peer.label))", ours: latency.median,
+                                     reference: reference.median, unit: "s", goal: 0.8, higherIsBetter: false,
+                                     spread: "ours \(latency.spread); peer \(reference.spread)"))
+        }
+        for (side, peer) in peers.enumerated() {
+            rows.append(tokenRow("prompt tokens per question, median, all rounds (vs \(peer.label))", ours.map(\.promptTokens), theirs[side].map(\.promptTokens)))
+            rows.append(tokenRow("completion tokens per question, median (vs \(peer.label))", ours.map(\.completionTokens), theirs[side].map(\.completionTokens)))
+        }
+        rows.append(BenchmarkRow(metric: "Lantern tool calls valid", ours: share(ours), reference: nil, unit: "%", goal: 100,
+                                 higherIsBetter: true, note: "\(ours.map(\.validCalls).reduce(0, +)) of \(ours.map(\.calls).reduce(0, +)) calls"))
+        for (side, peer) in peers.enumerated() {
+            let outcomes = theirs[side]
+            rows.append(BenchmarkRow(metric: "tool calls valid (vs \(peer.label))", ours: share(ours), reference: share(outcomes),
+                                     unit: "%", goal: nil, higherIsBetter: true,
+                                     note: "peer: \(outcomes.map(\.validCalls).reduce(0, +)) of \(outcomes.map(\.calls).reduce(0, +)) calls"))
+        }
+
+        var notes = [
+            "\(fixture.questions.count) questions of trails-samples.jsonl, each answered once per side, greedy; "
+                + "per-round cap \(maximumResponseTokens) tokens, at most \(maximumToolRounds) tool rounds, context \(window.tokens), "
+                + "first round must call a tool (Lantern `.required`, peer `tool_choice: \"required\"`, then \"auto\"). "
+                + "The first question is cold on every side (nothing cached yet). Valid = parsed, a known tool, arguments "
+                + "validate against the tool's `parameters`; text that tried to be a call (`<tool_call>` in the answer) counts as a call that did not parse.",
+            "Lantern: " + summary(ours),
+        ]
+        notes += peers.enumerated().map { side, peer in "llama-server, \(peer.label): " + summary(theirs[side]) }
+        for (side, peer) in peers.enumerated() where theirs[side].allSatisfy({ $0.calls == 0 }) {
+            notes.append("llama-server with the \(peer.label) made no tool call at all, so its latency is that of answering without searching.")
+        }
+        return SectionReport(
+            name: "e2e", title: "End to end: sample questions, Lantern in-process vs llama-server",
+            reference: "llama-server --jinja -t \(environment.threads) -c \(window.tokens) on 127.0.0.1 (llama.cpp-tools), "
+                + "/v1/chat/completions with the same search and fetch tools as OpenAI functions, executed by the harness against the same index",
+            rows: rows, notes: notes)
+    }
+
+    // MARK: The two sides
+
+    /// Lantern as `ask` answers: the shared wiring, a fresh session and tool per question.
+    static func lanternAnswer(_ question: String, setup: SearchSetup, model: LocalModel, window: ContextWindow) async -> Outcome {
+        let (session, tool) = setup.makeSession(model: model, window: window, thinking: false)
+        defer { tool.finish() }
+        let schemas = [tool.name: tool.parameters, tool.fetchTool.name: tool.fetchTool.parameters]
+        let options = GenerationOptions(maximumResponseTokens: maximumResponseTokens, toolCallingMode: .required)
+        var outcome = Outcome()
+        let start = ContinuousClock.now
+        let entries: [Transcript.Entry]
+        do {
+            let response = try await session.respond(to: question, options: options)
+            outcome.seconds = (ContinuousClock.now - start).seconds
+            outcome.promptTokens = response.usage.promptTokens
+            outcome.completionTokens = response.usage.generatedTokens
+            outcome.answered = !response.content.allSatisfy(\.isWhitespace)
+            entries = Array(response.transcriptEntries)
+        } catch {
+            outcome.seconds = (ContinuousClock.now - start).seconds
+            outcome.problem = String(describing: error)
+            entries = Array(session.transcript)
+        }
+        for entry in entries {
+            switch entry {
+            case .toolCalls(let batch):
+                for call in batch.calls {
+                    outcome.calls += 1
+                    if let schema = schemas[call.toolName], (try? schema.validate(call.arguments)) != nil { outcome.validCalls += 1 }
+                }
+            case .toolOutput(let output) where output.toolName.isEmpty:
+                outcome.calls += 1   // text the session could not read as a call
+            default:
+                break
+            }
+        }
+        return outcome
+    }
+
+    /// A tool as an OpenAI function: its definition, and a way to run it on raw arguments.
+    struct Function: Sendable {
+        let name: String
+        let parameters: GenerationSchema
+        let definition: JSONValue
+        let run: @Sendable (JSONValue) async throws -> String
+
+        init<T: Tool>(_ tool: T) {
+            name = tool.name
+            parameters = tool.parameters
+            definition = ["type": "function", "function": ["name": .string(tool.name), "description": .string(tool.description),
+                                                           "parameters": tool.parameters.jsonSchema]]
+            run = { try await tool.call(arguments: T.Arguments($0)).promptRepresentation }
+        }
+    }
+
+    /// The peer: the same instructions and tools through the chat endpoint, the harness running
+    /// each call with the same tool instance a Lantern session would, until the model answers.
+    static func peerAnswer(_ question: String, setup: SearchSetup, model: LocalModel, window: ContextWindow, server: LlamaServer) async -> Outcome {
+        // the session is not used: makeSession is the one place the tools are wired
+        let (_, tool) = setup.makeSession(model: model, window: window, thinking: false)
+        defer { tool.finish() }
+        let functions = [Function(tool), Function(tool.fetchTool)]
+        var messages: [JSONValue] = [["role": "system", "content": .string(setup.instructions)], ["role": "user", "content": .string(question)]]
+        var outcome = Outcome()
+        let start = ContinuousClock.now
+        do {
+            for round in 0...maximumToolRounds {
+                let reply = try await server.chat(messages: messages, tools: functions.map(\.definition), maxTokens: maximumResponseTokens,
+                                                  toolChoice: round == 0 ? "required" : "auto")
+                outcome.promptTokens += reply.promptTokens
+                outcome.completionTokens += reply.completionTokens
+                if reply.finishReason == "length" { outcome.truncatedRounds += 1 }
+                // a call the server did not recognise stays in the text
+                outcome.calls += reply.content.components(separatedBy: "<tool_call>").count - 1
+                if reply.toolCalls.isEmpty {
+                    outcome.answered = !reply.content.allSatisfy(\.isWhitespace)
+                    break
+                }
+                if round == maximumToolRounds {
+                    outcome.problem = "the model called tools for \(maximumToolRounds) rounds without answering"
+                    break
+                }
+                messages.append(reply.assistantMessage)
+                for call in reply.toolCalls {
+                    outcome.calls += 1
+                    messages.append(["role": "tool", "tool_call_id": .string(call.id),
+                                     "content": .string(await run(call, functions, outcome: &outcome))])
+                }
+            }
+        } catch {
+            outcome.problem = String(describing: error)
+        }
+        outcome.seconds = (ContinuousClock.now - start).seconds
+        return outcome
+    }
+
+    /// Runs one of the peer's calls; what goes back to the model is the tool's output or, as a
+    /// Lantern session reports it, "Error: …".
+    private static func run(_ call: (id: String, name: String, arguments: String), _ functions: [Function], outcome: inout Outcome) async -> String {
+        guard let function = functions.first(where: { $0.name == call.name }) else {
+            return "Error: there is no tool named \(call.name); the tools are \(functions.map(\.name).joined(separator: ", "))."
+        }
+        let arguments: JSONValue
+        do {
+            arguments = try JSONValue(parsing: call.arguments)
+        } catch {
+            return "Error: the arguments are not JSON (\(error))."
+        }
+        if (try? function.parameters.validate(arguments)) != nil { outcome.validCalls += 1 }
+        do {
+            return try await function.run(arguments)
+        } catch {
+            return "Error: \(error)"
+        }
+    }
+
+    // MARK: Report
+
+    private static func share(_ outcomes: [Outcome]) -> Double {
+        let calls = outcomes.map(\.calls).reduce(0, +)
+        return calls == 0 ? .nan : 100 * Double(outcomes.map(\.validCalls).reduce(0, +)) / Double(calls)
+    }
+
+    private static func tokenRow(_ metric: String, _ ours: [Int], _ theirs: [Int]) -> BenchmarkRow {
+        let (a, b) = (Sample(ours.map(Double.init)), Sample(theirs.map(Double.init)))
+        return BenchmarkRow(metric: metric, ours: a.median, reference: b.median, unit: "tokens", goal: nil, higherIsBetter: false,
+                            spread: "ours \(a.spread); peer \(b.spread)")
+    }
+
+    private static func summary(_ outcomes: [Outcome]) -> String {
+        let answered = outcomes.filter(\.answered).count
+        let withCalls = outcomes.filter { $0.calls > 0 }.count
+        let truncated = outcomes.map(\.truncatedRounds).reduce(0, +)
+        var text = "\(answered) of \(outcomes.count) questions answered, \(withCalls) with at least one tool call"
+        if truncated > 0 { text += ", \(truncated) rounds stopped at the token cap" }
+        let problems = outcomes.compactMap(\.problem)
+        if !problems.isEmpty { text += "; failures: " + problems.map { String($0.prefix(160)) }.joined(separator: " | ") }
+        return text + "."
+    }
+}

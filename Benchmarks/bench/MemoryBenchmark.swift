@@ -1,0 +1,86 @@
+import Evaluations
+import Foundation
+import LocalModel
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Section "memory" (issue 9 §7): peak resident memory of the `ask` binary answering one
+/// sample question, against llama-server's after answering the same question with the same
+/// model, threads and context through the e2e section's tool loop.
+///
+/// `ask` runs as a child process with its own XDG_DATA_HOME, so it neither reads nor writes the
+/// user's indexes; its index is built by an unmeasured `ask index` first, so the figure is that
+/// of answering. The peak is the child's own `ru_maxrss` from `wait4`, not `RUSAGE_CHILDREN`,
+/// which would also hold every earlier child (llama-server among them).
+enum MemoryBenchmark {
+    static func run(_ environment: BenchmarkEnvironment) async throws -> SectionReport {
+        guard let ask = Bundle.main.executableURL?.deletingLastPathComponent().appendingPathComponent("ask"),
+              FileManager.default.isExecutableFile(atPath: ask.path) else {
+            throw BenchmarkFailure("no ask binary beside bench; build it with swift build -c release --product ask")
+        }
+        let fixture = try await EndToEndBenchmark.Fixture(environment: environment)
+        defer { fixture.remove() }
+        guard let question = fixture.questions.first?.prompt else { throw BenchmarkFailure("the sample evaluation set has no questions") }
+        let model = try LocalModel(contentsOf: environment.modelURL, configuration: .init(threads: environment.threads))
+        let window = model.defaultContextWindow
+
+        let home = fixture.folder.appendingPathComponent("xdg-data")
+        try FileManager.default.createDirectory(at: home, withIntermediateDirectories: true)
+        _ = try runChild(ask, ["index", "--corpus", SampleData.trailsCorpus.path, "--index", "trails"], dataHome: home, log: fixture.folder)
+        let ours = try runChild(ask, ["--index", "trails", "--model", environment.modelURL.path, "--threads", String(environment.threads),
+                                      "--context", String(window.tokens), "--max-tokens", String(EndToEndBenchmark.maximumResponseTokens),
+                                      "--json", question], dataHome: home, log: fixture.folder)
+
+        let server = try await LlamaServer(model: environment.modelURL, threads: environment.threads, context: window.tokens)
+        defer { server.stop() }
+        let outcome = await EndToEndBenchmark.peerAnswer(question, setup: fixture.setup, model: model, window: window, server: server)
+        guard let theirs = server.peakResidentBytes else { throw BenchmarkFailure("cannot read llama-server's VmHWM from /proc") }
+        server.stop()
+
+        let mebibyte = 1024.0 * 1024
+        return SectionReport(
+            name: "memory", title: "Memory: peak resident set answering one question",
+            reference: "llama-server --jinja -t \(environment.threads) -c \(window.tokens) (model's template), VmHWM after answering the same question",
+            rows: [BenchmarkRow(metric: "peak resident memory, ask vs llama-server", ours: Double(ours) / mebibyte,
+                                reference: Double(theirs) / mebibyte, unit: "MiB", goal: 1.1, higherIsBetter: false)],
+            notes: ["Question: \"\(question)\". ask: `ask --index trails --context \(window.tokens) --max-tokens \(EndToEndBenchmark.maximumResponseTokens) --json` "
+                        + "as a child process (index built beforehand, unmeasured), its ru_maxrss from wait4. "
+                        + "llama-server: \(outcome.calls) tool calls, \(outcome.completionTokens) completion tokens"
+                        + (outcome.problem.map { ", failed: \(String($0.prefix(160)))" } ?? "") + "."])
+    }
+
+    /// Runs `executable` to completion with XDG_DATA_HOME set to `dataHome`, its output in a
+    /// file under `log`, and returns its peak resident set in bytes; throws on a non-zero exit.
+    static func runChild(_ executable: URL, _ arguments: [String], dataHome: URL, log: URL) throws -> Int {
+        let output = log.appendingPathComponent("child-\(UUID().uuidString).log")
+        var environment = ProcessInfo.processInfo.environment
+        environment["XDG_DATA_HOME"] = dataHome.path
+        let argv = ([executable.path] + arguments).map { strdup($0) }
+        let envp = environment.map { strdup("\($0.key)=\($0.value)") }
+        defer { (argv + envp).forEach { free($0) } }
+
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 1, output.path, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+        posix_spawn_file_actions_adddup2(&actions, 1, 2)
+
+        var pid: pid_t = 0
+        let spawned = posix_spawn(&pid, executable.path, &actions, nil, argv + [nil], envp + [nil])
+        guard spawned == 0 else { throw BenchmarkFailure("cannot start \(executable.path): \(String(cString: strerror(spawned)))") }
+        var status: Int32 = 0
+        var usage = rusage()
+        while wait4(pid, &status, 0, &usage) == -1 {
+            guard errno == EINTR else { throw BenchmarkFailure("waiting for \(executable.lastPathComponent) failed: \(String(cString: strerror(errno)))") }
+        }
+        let text = (try? String(contentsOf: output, encoding: .utf8)) ?? ""
+        // WIFEXITED and WEXITSTATUS are macros Swift does not import: exited normally when the
+        // low 7 bits are 0, and the exit code is the next byte
+        guard status & 0x7f == 0, (status >> 8) & 0xff == 0 else {
+            throw BenchmarkFailure("\(executable.lastPathComponent) \(arguments.first ?? "") failed (wait status \(status)): \(text.suffix(400))")
+        }
+        return usage.ru_maxrss * 1024   // kilobytes on Linux
+    }
+}
