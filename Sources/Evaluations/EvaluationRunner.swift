@@ -5,14 +5,16 @@ import SearchTool
 import TokenBudget
 
 /// Runs an evaluation: indexes a corpus into a fresh temporary index, answers every sample in
-/// a fresh session with the search and fetch tools, and measures each answer.
+/// a fresh session with the search and fetch tools, and measures each answer. Sessions come
+/// from `SearchSetup`, the wiring `ask` uses, so what is measured is what users run.
 ///
 /// The seeds' harness "donates" the items to the real index and runs the real search (§16);
 /// this one does the same with a throwaway SQLite file, so a run never touches the user's
 /// indexes and every run starts from the same state.
 public struct EvaluationRunner: Sendable {
     public struct Configuration: Sendable {
-        public var guide: EvaluationGuide
+        /// How much of the query language the search tool offers (`eval --guide`).
+        public var guide: SearchSetup.GuideLevel
         public var format: FormatLevel
         /// nil uses the model's default window.
         public var contextWindow: ContextWindow?
@@ -29,10 +31,15 @@ public struct EvaluationRunner: Sendable {
         public var toolCallingMode: GenerationOptions.ToolCallingMode
         /// The cap on each generation round; nil is the session's default (a quarter of the window, at most 512).
         public var maximumResponseTokens: Int?
+        /// The moment relative dates in questions ("this month") resolve against. The clock by
+        /// default; a dataset written on a given day pins it to that day (`eval --today`), or
+        /// its date questions change answers as time passes.
+        public var now: @Sendable () -> Date
 
-        public init(guide: EvaluationGuide = .focused, format: FormatLevel = .compact, contextWindow: ContextWindow? = nil,
+        public init(guide: SearchSetup.GuideLevel = .focused, format: FormatLevel = .compact, contextWindow: ContextWindow? = nil,
                     repetitions: Int = 1, seed: UInt32? = nil, timeZone: TimeZone = .current,
-                    toolCallingMode: GenerationOptions.ToolCallingMode = .required, maximumResponseTokens: Int? = nil) {
+                    toolCallingMode: GenerationOptions.ToolCallingMode = .required, maximumResponseTokens: Int? = nil,
+                    now: @escaping @Sendable () -> Date = { Date() }) {
             self.guide = guide
             self.format = format
             self.contextWindow = contextWindow
@@ -41,6 +48,7 @@ public struct EvaluationRunner: Sendable {
             self.timeZone = timeZone
             self.toolCallingMode = toolCallingMode
             self.maximumResponseTokens = maximumResponseTokens
+            self.now = now
         }
     }
 
@@ -58,7 +66,7 @@ public struct EvaluationRunner: Sendable {
                     progress: @Sendable (SampleResult, _ done: Int, _ total: Int) -> Void = { _, _, _ in }) async throws(EvaluationError) -> [SampleResult] {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("lantern-eval-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: folder) }
-        let world = try await World(corpus: corpus, folder: folder, timeZone: configuration.timeZone)
+        let world = try await World(corpus: corpus, folder: folder, configuration: configuration)
         let titles = Dictionary(corpus.map { ($0.uniqueIdentifier, $0.attributeSet.title ?? "") }) { first, _ in first }
         var results: [SampleResult] = []
         let total = samples.count * configuration.repetitions
@@ -72,25 +80,19 @@ public struct EvaluationRunner: Sendable {
         return results
     }
 
-    /// The index, the attributes the model sees, and the instructions, shared by every sample.
+    /// The index and the session wiring, shared by every sample.
     struct World: Sendable {
         let index: SearchableIndex
-        let source: IndexSource
-        let instructions: String
+        let setup: SearchSetup
 
-        init(corpus: [SearchableItem], folder: URL, timeZone: TimeZone) async throws(EvaluationError) {
+        init(corpus: [SearchableItem], folder: URL, configuration: Configuration) async throws(EvaluationError) {
             guard !corpus.isEmpty else { throw .emptyCorpus }
             do {
                 try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-                index = try SearchableIndex(url: folder.appendingPathComponent("corpus.sqlite"), timeZone: timeZone)
+                index = try SearchableIndex(url: folder.appendingPathComponent("corpus.sqlite"), timeZone: configuration.timeZone)
                 try await index.indexSearchableItems(corpus)
-                let catalogue = try await index.attributeCatalogue()
-                // Every attribute the corpus has, title first; bodies come through the fetch tool.
-                let attributes = catalogue.map(\.attribute).filter { $0 != .textContent }
-                let ordered = attributes.filter { $0 == .title } + attributes.filter { $0 != .title }
-                let custom = Dictionary(catalogue.filter(\.isCustom).map { ($0.attribute, $0.kind) }) { first, _ in first }
-                source = IndexSource(index: index, fetchAttributes: ordered, customAttributeKinds: custom)
-                instructions = try await SearchInstructions().render(for: index)
+                setup = try await SearchSetup(index: index, guide: configuration.guide, format: configuration.format,
+                                              now: configuration.now)
             } catch {
                 throw .indexing(String(describing: error))
             }
@@ -98,13 +100,10 @@ public struct EvaluationRunner: Sendable {
     }
 
     private func run(_ sample: EvaluationSample, repetition: Int, in world: World, titles: [String: String]) async -> SampleResult {
-        let tool = SearchTool(configuration: .init(sources: [.index(world.source)],
-                                                   guide: configuration.guide.guide(format: configuration.format)))
+        let (session, tool) = world.setup.makeSession(model: model, window: configuration.contextWindow, thinking: false)
         let fetch = tool.fetchTool
         let schemas = [tool.name: tool.parameters, fetch.name: fetch.parameters]
         let collector = Task { await tool.searchResults.reduce(into: [SearchReply]()) { $0.append($1) } }
-        let session = LanguageModelSession(model: model, tools: [tool, fetch], instructions: world.instructions,
-                                           contextWindow: configuration.contextWindow)
         let options = GenerationOptions(sampling: configuration.seed.map { .random(top: 40, seed: $0 &+ UInt32(repetition)) },
                                         maximumResponseTokens: configuration.maximumResponseTokens,
                                         toolCallingMode: configuration.toolCallingMode)

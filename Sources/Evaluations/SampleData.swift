@@ -7,6 +7,10 @@ public enum SampleData {
     public static var trailsCorpus: URL { resource("trails", "jsonl") }
     /// trails-samples.jsonl: questions with expected identifiers, facts and tool trajectories.
     public static var trailsSamples: URL { resource("trails-samples", "jsonl") }
+    /// The day `trailsSamples` was written on (YYYY-MM-DD): its "this year", "this month" and
+    /// "last month" questions expect the trails finished relative to it, so `eval` pins relative
+    /// dates to this day when it runs the shipped samples (another day changes their answers).
+    public static let trailsSamplesToday = "2026-11-29"
 
     private static func resource(_ name: String, _ type: String) -> URL {
         // Bundle.module names the resources folder beside the executable; it is always built

@@ -1,3 +1,4 @@
+import Foundation
 import LocalModel
 import SearchIndex
 import TokenBudget
@@ -24,11 +25,16 @@ public struct SearchSetup: Sendable {
     public let customKinds: [SearchableItemAttribute: AttributeKind]
     public let guide: Guide
     public let instructions: String
+    /// The moment each question's relative dates resolve against (`SearchTool.Configuration.now`).
+    public let now: @Sendable () -> Date
 
     /// Results show at most this many attributes: a 4K–8K window cannot afford every column.
     public static let maximumFetchAttributes = 8
 
-    public init(index: SearchableIndex, guide level: GuideLevel = .focused, format: FormatLevel = .structured) async throws {
+    /// `now` defaults to the clock; pass a fixed date to replay questions like "this month"
+    /// against the day a dataset was written (as `eval --today` does).
+    public init(index: SearchableIndex, guide level: GuideLevel = .focused, format: FormatLevel = .structured,
+                now: @escaping @Sendable () -> Date = { Date() }) async throws {
         let catalogue = try await index.attributeCatalogue()
         // Items with paths came from a folder (FileSource); they read best as documents.
         let isFolder = catalogue.contains { $0.attribute == .path && $0.itemCount > 0 }
@@ -41,6 +47,7 @@ public struct SearchSetup: Sendable {
             attributes.append(summary.attribute)
         }
         self.index = index
+        self.now = now
         fetchAttributes = attributes
         customKinds = Dictionary(catalogue.filter(\.isCustom).map { ($0.attribute, $0.kind) }, uniquingKeysWith: { first, _ in first })
         // Focused uses the `.items` domain (title and text) for folders too: `.documents` adds a
@@ -55,11 +62,14 @@ public struct SearchSetup: Sendable {
     }
 
     /// A fresh search tool (its `searchResults` stream belongs to this question) and a session
-    /// with the search and fetch tools.
-    public func makeSession(model: any LanguageModel, window: ContextWindow?, thinking: Bool) -> (LanguageModelSession, SearchTool) {
+    /// with the search and fetch tools, followed by `extraTools`: tools the question needs
+    /// besides search, such as OCR and barcode reading when images are attached (`ask --image`).
+    /// They are offered after search so the search instructions still come first.
+    public func makeSession(model: any LanguageModel, window: ContextWindow?, thinking: Bool,
+                            extraTools: [any Tool] = []) -> (LanguageModelSession, SearchTool) {
         let source = IndexSource(index: index, fetchAttributes: fetchAttributes, customAttributeKinds: customKinds)
-        let tool = SearchTool(configuration: .init(sources: [.index(source)], guide: guide))
-        let session = LanguageModelSession(model: model, tools: [tool, tool.fetchTool], instructions: instructions,
+        let tool = SearchTool(configuration: .init(sources: [.index(source)], guide: guide, now: now))
+        let session = LanguageModelSession(model: model, tools: [tool, tool.fetchTool] + extraTools, instructions: instructions,
                                            contextWindow: window, thinking: thinking)
         return (session, tool)
     }

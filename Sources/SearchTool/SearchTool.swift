@@ -139,7 +139,7 @@ final class SearchEngine: Sendable {
                                         attributeOrder: capabilities.fetchAttributes,
                                         timeZone: sources.first?.index.timeZone ?? .current)
         let pipeline = SearchPipeline(request: request, sources: sources, capabilities: capabilities,
-                                      contactResolver: configuration.contactResolver, hydrator: hydrator, formatter: formatter, now: Date())
+                                      contactResolver: configuration.contactResolver, hydrator: hydrator, formatter: formatter, now: configuration.now())
         let token = channel.makeQueryToken()
         let outcome = try await pipeline.run { data, stage, isLast in
             channel.send(SearchReply(content: data, label: request.label, status: isLast ? .complete : .partial,

@@ -29,11 +29,15 @@ extension SearchTool {
         public var restrictsTermsToQuestion: Bool
         /// How long hydration waits for a delegate before using what the index holds.
         public var hydrationTimeout: Duration
+        /// The moment relative dates ("today", "this_month", "last_week") resolve against,
+        /// read once per query. Defaults to the clock; evaluations pin it so that "this month"
+        /// questions keep the answers their datasets were written with.
+        public var now: @Sendable () -> Date
 
         public init(sources: [SearchSource] = [], guide: Guide = .complete, contactResolver: (any ContactResolver)? = nil,
                     customStages: [any CustomStage] = [], maximumResponseSize: Int? = 4_000, name: String = "spotlight_search",
                     fetchToolName: String = "fetch_item", restrictsTermsToQuestion: Bool = true,
-                    hydrationTimeout: Duration = .seconds(2)) {
+                    hydrationTimeout: Duration = .seconds(2), now: @escaping @Sendable () -> Date = { Date() }) {
             self.sources = sources
             self.guide = guide
             self.contactResolver = contactResolver
@@ -43,6 +47,7 @@ extension SearchTool {
             self.fetchToolName = fetchToolName
             self.restrictsTermsToQuestion = restrictsTermsToQuestion
             self.hydrationTimeout = hydrationTimeout
+            self.now = now
         }
     }
 }

@@ -11,7 +11,7 @@ struct EvalArguments: Sendable {
     static let usage = """
     usage: eval [--model FILE] [--corpus FILE] [--samples FILE] [--guide focused|complete|dynamic]
                 [--format compact|structured] [--context 4k|8k|32k|N] [--repeat N] [--seed N]
-                [--report out.json] [--min-coverage X] [--min-grounded X]
+                [--report out.json] [--min-coverage X] [--min-grounded X] [--today YYYY-MM-DD]
 
     Indexes the corpus (JSON Lines) into a temporary index, answers every sample with the model
     and the search tool, prints a progress line per sample (stderr), a table and the aggregate
@@ -19,18 +19,25 @@ struct EvalArguments: Sendable {
     Defaults: the model models/\(defaultModelFile) (or in $LANTERN_MODELS_DIR), the built-in
     trails corpus and samples, --guide focused, --format compact, the model's window, greedy
     decoding (a --seed samples), --repeat 1.
+    --today sets the day relative dates ("this month") resolve against, at noon local time.
+    It defaults to the real today, except with the shipped samples (no --samples), whose date
+    questions were written on \(SampleData.trailsSamplesToday): they run as of that day.
     """
 
     var model: URL
     var corpus: URL
     var samples: URL
-    var guide: EvaluationGuide = .focused
+    var guide: SearchSetup.GuideLevel = .focused
     var format: FormatLevel = .compact
     var contextWindow: ContextWindow?
     var repetitions = 1
     var seed: UInt32?
     var report: URL?
     var thresholds = EvaluationThresholds()
+    /// The reference day as given (YYYY-MM-DD), or the shipped samples' day; nil is the real today.
+    var today: String?
+    /// Noon of `today` in the local time zone (the one the runner reads the index's dates in).
+    var now: Date?
     var showsHelp = false
 
     init(_ arguments: [String], environment: [String: String] = ProcessInfo.processInfo.environment) throws(EvalArgumentError) {
@@ -55,7 +62,7 @@ struct EvalArguments: Sendable {
             case "--samples": samples = try value(flag)
             case "--guide":
                 let text = try value(flag)
-                guard let guide = EvaluationGuide(rawValue: text) else { throw .invalidValue(flag, text, expected: "focused, complete or dynamic") }
+                guard let guide = SearchSetup.GuideLevel(rawValue: text) else { throw .invalidValue(flag, text, expected: "focused, complete or dynamic") }
                 self.guide = guide
             case "--format":
                 let text = try value(flag)
@@ -79,12 +86,35 @@ struct EvalArguments: Sendable {
             case "--report": report = URL(fileURLWithPath: try value(flag))
             case "--min-coverage": thresholds.resultCoverage = try share(flag)
             case "--min-grounded": thresholds.groundedRate = try share(flag)
+            case "--today":
+                let text = try value(flag)
+                guard let day = Self.noon(of: text) else { throw .invalidValue(flag, text, expected: "a date as YYYY-MM-DD, such as 2026-11-29") }
+                today = text
+                now = day
             default: throw .unknownFlag(flag)
             }
         }
         self.model = try Self.locateModel(model, environment: environment)
         self.corpus = corpus.map { URL(fileURLWithPath: $0) } ?? SampleData.trailsCorpus
         self.samples = samples.map { URL(fileURLWithPath: $0) } ?? SampleData.trailsSamples
+        if today == nil, samples == nil {
+            today = SampleData.trailsSamplesToday
+            now = Self.noon(of: SampleData.trailsSamplesToday)
+        }
+    }
+
+    /// Noon on a `YYYY-MM-DD` day in `timeZone`, or nil when the text is not such a day.
+    /// Noon keeps the day (and its month) whatever the offset the index's dates use.
+    static func noon(of text: String, timeZone: TimeZone = .current) -> Date? {
+        let fields = text.split(separator: "-", omittingEmptySubsequences: false)
+        guard fields.count == 3, fields[0].count == 4, fields[1].count == 2, fields[2].count == 2,
+              fields.allSatisfy({ $0.allSatisfy(\.isASCII) && $0.allSatisfy(\.isNumber) }),
+              let year = Int(fields[0]), let month = Int(fields[1]), let day = Int(fields[2]) else { return nil }
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = timeZone
+        guard let date = calendar.date(from: DateComponents(year: year, month: month, day: day, hour: 12)),
+              calendar.dateComponents([.year, .month, .day], from: date) == DateComponents(year: year, month: month, day: day) else { return nil }
+        return date
     }
 
     /// `--model` as given, or the default model in $LANTERN_MODELS_DIR or ./models.

@@ -35,8 +35,8 @@ do {
 
 let runner = EvaluationRunner(model: model, configuration: .init(
     guide: arguments.guide, format: arguments.format, contextWindow: arguments.contextWindow,
-    repetitions: arguments.repetitions, seed: arguments.seed))
-FileHandle.standardError.write(Data("eval: \(samples.count) samples × \(arguments.repetitions) over \(corpus.count) items, guide \(arguments.guide.rawValue), model \(arguments.model.lastPathComponent)\n".utf8))
+    repetitions: arguments.repetitions, seed: arguments.seed, now: { [now = arguments.now] in now ?? Date() }))
+FileHandle.standardError.write(Data("eval: \(samples.count) samples × \(arguments.repetitions) over \(corpus.count) items, guide \(arguments.guide.rawValue)\(arguments.today.map { ", today \($0)" } ?? ""), model \(arguments.model.lastPathComponent)\n".utf8))
 
 let results: [SampleResult]
 do {
@@ -51,7 +51,7 @@ let report = EvaluationReport(settings: .init(
     model: arguments.model.path, corpus: arguments.corpus.path, samples: arguments.samples.path,
     guide: arguments.guide.rawValue, format: arguments.format == .compact ? "compact" : "structured",
     contextWindow: (arguments.contextWindow ?? model.defaultContextWindow).tokens, repetitions: arguments.repetitions,
-    seed: arguments.seed, today: nil), results: results)
+    seed: arguments.seed, today: arguments.today), results: results)
 print(report.table())
 
 if let url = arguments.report {

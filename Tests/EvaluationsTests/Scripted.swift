@@ -2,6 +2,7 @@ import Foundation
 import Evaluations
 import LocalModel
 import SearchIndex
+import SearchTool
 
 /// Runs samples through the real runner, index and search tool with a model that replays a
 /// script, so every metric has a known right answer.
@@ -12,13 +13,14 @@ enum Scripted {
         try CorpusReader().items(contentsOf: SampleData.trailsCorpus)
     }
 
-    static func run(_ samples: [EvaluationSample], script: [String], guide: EvaluationGuide = .complete) async throws -> [SampleResult] {
+    static func run(_ samples: [EvaluationSample], script: [String], guide: SearchSetup.GuideLevel = .complete,
+                    now: @escaping @Sendable () -> Date = { Date() }) async throws -> [SampleResult] {
         let runner = EvaluationRunner(model: ScriptedLanguageModel(script),
-                                      configuration: .init(guide: guide, timeZone: utc, toolCallingMode: .allowed))
+                                      configuration: .init(guide: guide, timeZone: utc, toolCallingMode: .allowed, now: now))
         return try await runner.run(corpus: corpus(), samples: samples)
     }
 
-    static func run(_ sample: EvaluationSample, script: [String], guide: EvaluationGuide = .complete) async throws -> SampleResult {
+    static func run(_ sample: EvaluationSample, script: [String], guide: SearchSetup.GuideLevel = .complete) async throws -> SampleResult {
         let results = try await run([sample], script: script, guide: guide)
         guard let result = results.first else { throw ScriptError.noResult }
         return result
