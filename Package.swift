@@ -39,7 +39,7 @@ let package = Package(
         .target(name: "Lantern", dependencies: ["LocalModel", "SearchIndex", "SearchTool", "TokenBudget"]),
 
         .executableTarget(name: "eval", dependencies: ["Evaluations"]),
-        .executableTarget(name: "ask", dependencies: ["LocalModel", "SearchIndex", "SearchTool", "Evaluations", "TokenBudget", "CEditLine"]),
+        .executableTarget(name: "ask", dependencies: ["LocalModel", "SearchIndex", "SearchTool", "Evaluations", "TokenBudget", "VisionTools", "CEditLine"]),
         .executableTarget(name: "bench", dependencies: ["LocalModel", "SearchIndex", "SearchTool", "VisionTools", "Evaluations"], path: "Benchmarks/bench"),
         // A child process the SearchIndex tests SIGKILL in the middle of a batch.
         .executableTarget(name: "lantern-index-crash-probe", dependencies: ["SearchIndex"],

@@ -62,14 +62,15 @@ public struct SearchSetup: Sendable {
     }
 
     /// A fresh search tool (its `searchResults` stream belongs to this question) and a session
-    /// with the search and fetch tools, followed by `extraTools`: tools the question needs
-    /// besides search, such as OCR and barcode reading when images are attached (`ask --image`).
-    /// They are offered after search so the search instructions still come first.
+    /// with the search and fetch tools, plus `extraTools`: tools the question needs besides
+    /// search, such as OCR and barcode reading when images are attached (`ask --image`).
+    /// Extra tools are listed first: a question that brings them is mostly about them, and a
+    /// small model leans towards the first tools it reads.
     public func makeSession(model: any LanguageModel, window: ContextWindow?, thinking: Bool,
                             extraTools: [any Tool] = []) -> (LanguageModelSession, SearchTool) {
         let source = IndexSource(index: index, fetchAttributes: fetchAttributes, customAttributeKinds: customKinds)
         let tool = SearchTool(configuration: .init(sources: [.index(source)], guide: guide, now: now))
-        let session = LanguageModelSession(model: model, tools: [tool, tool.fetchTool] + extraTools, instructions: instructions,
+        let session = LanguageModelSession(model: model, tools: extraTools + [tool, tool.fetchTool], instructions: instructions,
                                            contextWindow: window, thinking: thinking)
         return (session, tool)
     }

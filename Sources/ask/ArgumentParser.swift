@@ -59,6 +59,10 @@ struct ArgumentParser: Sendable {
             } else {
                 throw UsageError("--\(name) needs a value (\(valueName))", spec: spec)
             }
+            if option.isRepeatable {
+                parsed.repeatedValues[name, default: []].append(value)
+                continue
+            }
             guard parsed.values[name] == nil else {
                 throw UsageError("--\(name) was given twice", spec: spec)
             }

@@ -1,18 +1,23 @@
 /// What a command accepts: its options, its positional arguments and the help text made from
 /// them (one description feeds both the parser and `--help`, so they cannot disagree).
 struct CommandSpec: Sendable {
-    /// One `--name` option: a flag when `valueName` is nil, otherwise it takes a value.
+    /// One `--name` option: a flag when `valueName` is nil, otherwise it takes a value; a
+    /// repeatable one may be given several times (`--image a.png --image b.png`).
     struct Option: Sendable {
         let name: String
         let valueName: String?
         let help: String
+        var isRepeatable = false
 
         static func flag(_ name: String, _ help: String) -> Option { Option(name: name, valueName: nil, help: help) }
         static func value(_ name: String, _ valueName: String, _ help: String) -> Option {
             Option(name: name, valueName: valueName, help: help)
         }
+        static func repeatable(_ name: String, _ valueName: String, _ help: String) -> Option {
+            Option(name: name, valueName: valueName, help: help, isRepeatable: true)
+        }
 
-        var display: String { valueName.map { "--\(name) \($0)" } ?? "--\(name)" }
+        var display: String { (valueName.map { "--\(name) \($0)" } ?? "--\(name)") + (isRepeatable ? " ..." : "") }
     }
 
     /// The command's name as typed ("index"); empty for the top-level question command.

@@ -1,6 +1,8 @@
 /// The result of parsing one command's arguments: option values, flags and positionals.
 struct ParsedArguments: Sendable {
     var values: [String: String] = [:]
+    /// The values of repeatable options, in the order given.
+    var repeatedValues: [String: [String]] = [:]
     var flags: Set<String> = []
     var positionals: [String] = []
     /// `--help` or `-h` appeared before `--`.
@@ -10,6 +12,8 @@ struct ParsedArguments: Sendable {
 
     func value(_ name: String) -> String? { values[name] }
     func flag(_ name: String) -> Bool { flags.contains(name) }
+    /// Every value a repeatable option was given, in order; empty when it was not given.
+    func allValues(_ name: String) -> [String] { repeatedValues[name] ?? [] }
 
     /// An option's value as a non-negative integer, or a usage error naming the option.
     func integer(_ name: String) throws(UsageError) -> Int? {

@@ -10,6 +10,8 @@ import TokenBudget
 struct QuestionRunner: Sendable {
     let model: LocalModel
     let setup: SearchSetup
+    /// Images attached to every question, with the tools that read them.
+    let images: ImageOptions
     let window: ContextWindow?
     /// The cap on each generation round's tokens; nil is the session's default.
     let maximumTokens: Int?
@@ -22,14 +24,15 @@ struct QuestionRunner: Sendable {
     struct Interrupted: Error {}
 
     func ask(_ question: String) async throws -> AnswerReport {
-        let (session, tool) = setup.makeSession(model: model, window: window, thinking: thinking)
+        let (session, tool) = setup.makeSession(model: model, window: window, thinking: thinking, 
+                                                extraTools: images.tools)
         let log = SearchReplyLog()
         let listener = Task { await log.consume(tool.searchResults) }
         defer { tool.finish() }
         // The first round must search (a small model otherwise answers from memory); after it
         // the model may search again or answer.
         let options = GenerationOptions(maximumResponseTokens: maximumTokens, toolCallingMode: .required)
-        let consumer = Task { try await stream(session.streamResponse(to: question, options: options),
+        let consumer = Task { try await stream(session.streamResponse(to: Prompt(question, attachments: images.attachments), options: options),
                                                tool: tool, log: log) }
         let outcome = await InterruptMonitor.shared.whileRunning(cancel: { consumer.cancel() }) { await consumer.result }
         tool.finish()
@@ -88,7 +91,7 @@ struct QuestionRunner: Sendable {
                                                  arguments: call?.arguments ?? .null, results: results, items: items,
                                                  error: output.isError ? output.text : nil)
                     steps.append(step)
-                    if !json { Terminal.output(Terminal.dim(traceLine(step, searchTool: tool.name)) + "\n") }
+                    if !json { Terminal.output(Terminal.dim(traceLine(step, tool: tool)) + "\n") }
                 default:
                     break
                 }
@@ -104,16 +107,20 @@ struct QuestionRunner: Sendable {
         return (response, steps)
     }
 
-    private func traceLine(_ step: AnswerReport.Step, searchTool: String) -> String {
+    private func traceLine(_ step: AnswerReport.Step, tool: SearchTool) -> String {
         if let error = step.error {
             return "· \(step.tool) failed: \(error.split(separator: "\n").first ?? "")"
         }
-        if step.tool == searchTool {
+        if step.tool == tool.name {
             let query = step.arguments["query"]?.jsonString ?? step.arguments.jsonString
             let count = step.results.map { "\($0) result\($0 == 1 ? "" : "s")" } ?? "no results"
             return "· search \(query) → \(count)"
         }
-        return "· fetch \(step.items.joined(separator: ", "))"
+        if step.tool == tool.configuration.fetchToolName {
+            return "· fetch \(step.items.joined(separator: ", "))"
+        }
+        // An image tool: its argument names the image it read.
+        return "· \(step.tool) \(step.arguments["image"]?.stringValue ?? step.arguments.jsonString)"
     }
 
     /// Fetched items first, then every item the searches returned; titles and paths from the index.

@@ -31,7 +31,7 @@ import Testing
 
     @Test(arguments: [
         ([], ["--model", "--corpus", "--folder", "--index", "--guide", "--format", "--context", "--gpu-layers", "--threads",
-              "--think", "--json", "--trace", "QUESTION", "index", "budget", "info", "models"]),
+              "--think", "--json", "--trace", "--image", "QUESTION", "index", "budget", "info", "models"]),
         (["index"], ["--folder", "--corpus", "--index"]),
         (["budget"], ["--model", "--context", "--guide", "--format", "--corpus", "--folder", "--index"]),
         (["info"], ["--model"]),
@@ -48,6 +48,20 @@ import Testing
                     #expect(result.stdout.contains(word), "help of \(command) lacks \(word)")
                 }
             }
+        }
+    }
+
+    @Test func aMissingImageIsAUsageErrorNamingTheFile() throws {
+        let ask = try AskProcess()
+        let missing = ask.dataHome.url.appendingPathComponent("no-such-receipt.png").path
+        for word in [missing, missing + ":receipt"] {
+            let result = try ask.run(["--image", word, "What does the receipt say?"])
+            #expect(result.status == 2, "\(word): \(result.stderr)")
+            let lines = result.stderr.split(separator: "\n")
+            #expect(lines.first?.hasPrefix("ask: error: ") == true, "\(result.stderr)")
+            #expect(lines.first?.contains(missing) == true, "the message names the file: \(result.stderr)")
+            #expect(lines.count <= 3, "no stack trace: \(result.stderr)")
+            #expect(result.stdout.isEmpty)
         }
     }
 

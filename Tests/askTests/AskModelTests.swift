@@ -43,6 +43,32 @@ import Testing
         #expect(FileManager.default.fileExists(atPath: ask.dataHome.url.appendingPathComponent("lantern/indexes/sample.sqlite").path))
     }
 
+    @Test func anAttachedQRCodeIsReadByAnImageToolUnderItsLabel() throws {
+        let ask = try AskProcess()
+        // The file name is in the prompt ("[image attached: "parcel" (img-qr.png)]") and sways
+        // the 135M model: with "img-qr.png" it reads the image (greedy decoding, so every run
+        // alike); with "box-photo.png" or "qr-code.png" it searched the notebook instead.
+        let image = ask.dataHome.url.appendingPathComponent("img-qr.png")
+        let payload = "PARCEL-\(Int.random(in: 100_000...999_999))"
+        let qrencode = Process()
+        qrencode.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        qrencode.arguments = ["qrencode", "-s", "6", "-m", "4", "-o", image.path, payload]
+        try qrencode.run()
+        qrencode.waitUntilExit()
+        try #require(qrencode.terminationStatus == 0, "qrencode failed (run scripts/setup.sh)")
+
+        let result = try ask.run(["--json", "--max-tokens", "120", "--image", image.path + ":parcel", "What does the code in parcel say?"])
+        #expect(result.status == 0, "\(result.stderr)")
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any], "\(result.stdout)")
+        let trace = try #require(object["trace"] as? [[String: Any]])
+        let imageCalls = trace.filter { ["read_barcodes", "read_text"].contains($0["tool"] as? String ?? "") }
+        #expect(!imageCalls.isEmpty, "an image tool was called: \(trace)")
+        for call in imageCalls {
+            #expect((call["arguments"] as? [String: Any])?["image"] as? String == "parcel", "\(call)")
+            #expect(call["error"] == nil, "\(call)")
+        }
+    }
+
     @Test func indexAFolderThenAskAboutIt() throws {
         let ask = try AskProcess()
         let notes = try TemporaryFolder()

@@ -14,7 +14,7 @@ struct QuestionCommand: Command {
     static let spec = CommandSpec(
         name: "", abstract: "Ask questions about your own data with a local model.",
         positional: "QUESTION", positionalHelp: "The question (several words are joined); none opens the interactive prompt.",
-        options: ModelOptions.options + dataOptions + GuideOptions.options + [
+        options: ModelOptions.options + dataOptions + GuideOptions.options + [ImageOptions.option] + [
             .value("max-tokens", "N", "Most tokens per generation round (default: a quarter of the window, at most 512)."),
             .flag("think", "Let a Qwen3 model think before answering (costs tokens)."),
             .flag("json", "Print one JSON object: answer, sources, trace, timings, tokens."),
@@ -23,15 +23,18 @@ struct QuestionCommand: Command {
         discussion: [
             "With no question, ask opens an interactive prompt (line editing, history; Ctrl-D quits).",
             "Ctrl-C stops an answer: back to the prompt, or exit code 130 when not interactive.",
+            "Images given with --image are attached to every question (interactive ones too).",
             "",
             "EXAMPLES:",
             "  ask \"Which trails in California have water features?\"",
+            "  ask --image receipt.jpg --image box.png:parcel \"What does the code on parcel say?\"",
             "  ask index --folder ~/notes && ask --index notes \"What did I write about tents?\"",
         ],
         subcommands: Ask.subcommands.map { ($0.spec.name, $0.spec.abstract) })
 
     let modelOptions: ModelOptions
     let guideOptions: GuideOptions
+    let imageOptions: ImageOptions
     let selection: DataSelection
     let question: String?
     let maximumTokens: Int?
@@ -46,6 +49,7 @@ struct QuestionCommand: Command {
         }
         modelOptions = try ModelOptions(arguments)
         guideOptions = try GuideOptions(arguments)
+        imageOptions = try ImageOptions(arguments)
         selection = try DataSelection.from(arguments)
         let text = arguments.positionals.joined(separator: " ").trimmingCharacters(in: .whitespacesAndNewlines)
         question = text.isEmpty ? nil : text
@@ -66,7 +70,7 @@ struct QuestionCommand: Command {
         }
         let setup = try await SearchSetup(index: opened.index, guide: guideOptions.level, format: guideOptions.format)
         let (model, loadDuration) = try await modelOptions.load()
-        let runner = QuestionRunner(model: model, setup: setup, window: modelOptions.context, maximumTokens: maximumTokens, thinking: thinking,
+        let runner = QuestionRunner(model: model, setup: setup, images: imageOptions, window: modelOptions.context, maximumTokens: maximumTokens, thinking: thinking,
                                     json: json, fullTrace: trace, loadDuration: loadDuration)
         if let question {
             try await answer(question, with: runner)
