@@ -10,7 +10,12 @@ enum Ask {
     static let subcommands: [any Command.Type] = [IndexCommand.self, BudgetCommand.self, InfoCommand.self, ModelsCommand.self]
 
     static func main() async {
-        exit(await run(Array(CommandLine.arguments.dropFirst())))
+        let code = await run(Array(CommandLine.arguments.dropFirst()))
+        // _exit, not exit: after Ctrl-C a cancelled generation may still be finishing its last
+        // token on another thread, and exit() would run llama.cpp's C++ static destructors
+        // under it (a crash seen in testing). Output goes out unbuffered; stdio is flushed here.
+        fflush(nil)
+        _exit(code)
     }
 
     static func run(_ words: [String]) async -> Int32 {

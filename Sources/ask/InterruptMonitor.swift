@@ -55,7 +55,8 @@ final class InterruptMonitor: Sendable {
             action()
         } else if !interactive {
             Terminal.error("\n")
-            exit(130)
+            fflush(nil)
+            _exit(130)  // see Ask.main: no C++ static destructors under a running generation
         }
     }
 }
