@@ -7,9 +7,7 @@ import Testing
     let index: SearchableIndex
 
     init() async throws {
-        folder = try TemporaryFolder()
-        index = try folder.index()
-        try await index.indexSearchableItems(Corpus.items())
+        (folder, index) = try await Corpus.freshIndex()
     }
 
     @Test func countAndStatistics() async throws {

@@ -46,6 +46,14 @@ enum Corpus {
             type: "public.text", distance: 3.75),
     ]
 
+    /// The corpus indexed into a fresh index in a new temporary folder (kept alive by the caller).
+    static func freshIndex() async throws -> (TemporaryFolder, SearchableIndex) {
+        let folder = try TemporaryFolder()
+        let index = try folder.index()
+        try await index.indexSearchableItems(items())
+        return (folder, index)
+    }
+
     static func items() -> [SearchableItem] {
         rows.map { row in
             var set = SearchableItemAttributeSet(contentType: row.type)
