@@ -81,6 +81,9 @@ public actor InferenceContext {
     /// Totals since the context was made.
     public private(set) var counters = EngineCounters()
 
+    /// Every context runs on the engine's own thread (see `EngineThread` for why).
+    public nonisolated var unownedExecutor: UnownedSerialExecutor { EngineThread.shared.asUnownedSerialExecutor() }
+
     init(model: LocalModel, context: LlamaContextHandle) {
         self.model = model
         self.size = context.size

@@ -31,7 +31,7 @@ public protocol LanguageModelConversation: Sendable {
 
 extension InferenceContext: LanguageModelConversation {
     public nonisolated var contextSize: Int { size }
-    public func prefill(prompt: String) async throws { try prefill(prompt: prompt) as Int }
+    public func prefill(prompt: String) async throws { _ = try prefill(prompt: prompt) as Int }
 }
 
 extension LocalModel: LanguageModel {
@@ -93,6 +93,6 @@ final class PooledConversation: LanguageModelConversation {
     func generate(prompt: String, parameters: GenerationParameters) -> AsyncThrowingStream<GenerationEvent, any Error> {
         context.generate(prompt: prompt, parameters: parameters)
     }
-    func prefill(prompt: String) async throws { try await context.prefill(prompt: prompt) as Int }
+    func prefill(prompt: String) async throws { _ = try await context.prefill(prompt: prompt) }
     var counters: EngineCounters { get async { await context.counters } }
 }

@@ -198,7 +198,7 @@ public final class LanguageModelSession: Sendable {
                 var filter = ResponseTextFilter()
                 var raw = ""
                 let roundStart = content
-                for try await event in try await conversation().generate(prompt: rendered, parameters: parameters) {
+                for try await event in try conversation().generate(prompt: rendered, parameters: parameters) {
                     switch event {
                     case .text(let text):
                         raw += text
