@@ -176,6 +176,18 @@ struct SessionLoopTests {
         #expect(model.prompts.count == 4)
     }
 
+    @Test func atTheRoundLimitTheModelMustAnswerWithoutTools() async throws {
+        let call = Self.call("add", #"{"a": 1, "b": 1}"#)
+        let model = ScriptedLanguageModel([call, call, "Two, after all that adding."])
+        let session = LanguageModelSession(model: model, tools: [AddTool()], maximumToolRounds: 2)
+        let response = try await session.respond(to: "1+1?", options: .init(toolCallingMode: .required, requiredToolCallingExit: .keepRequiring))
+        #expect(response.content == "Two, after all that adding.")
+        #expect(model.parameters.count == 3)
+        #expect(model.parameters[1].grammar != nil)
+        #expect(model.parameters[2].grammar == nil)
+        #expect(model.parameters[2].stopStrings.contains("<tool_call>"))
+    }
+
     @Test func requiredRelaxesToAllowedAfterOneRound() async throws {
         let model = ScriptedLanguageModel([Self.call("add", #"{"a": 1, "b": 1}"#), "Two."])
         let session = LanguageModelSession(model: model, tools: [AddTool()])

@@ -17,7 +17,8 @@ public final class LanguageModelSession: Sendable {
     /// Whether a Qwen3 model may think before answering. Off by default: Lantern appends
     /// `/no_think` and strips the (empty) think block; thinking costs tokens a 4K window lacks.
     public let isThinkingEnabled: Bool
-    /// Rounds of tool calls allowed in one response before it fails with `toolRoundLimitReached`.
+    /// Rounds of tool calls allowed in one response. After the last one the model must answer
+    /// without tools; it fails with `toolRoundLimitReached` only if it still tries to call one.
     public let maximumToolRounds: Int
     public let toolErrorPolicy: ToolErrorPolicy
     /// How the transcript is cut when it no longer fits (oldest tool outputs first).
@@ -219,6 +220,10 @@ public final class LanguageModelSession: Sendable {
                 let isCallRound = mode != .disallowed && (answer.schema == nil || roundText.hasPrefix(ToolCallFormat.callOpen))
                 let calls = isCallRound ? ToolCallFormat.parseCalls(in: raw) : []
                 if calls.isEmpty {
+                    // the forced answer round produced only the start of another call
+                    if toolRounds == maximumToolRounds && answer.schema == nil && content.count == roundStart.count {
+                        throw GenerationError.toolRoundLimitReached(rounds: maximumToolRounds)
+                    }
                     let (decoded, rawContent) = try answer.decode(content, roundText)
                     let text = answer.schema == nil ? String(content.dropFirst(roundStart.count)) : roundText
                     state.withLock { $0.transcript.append(.response(.init(id: $0.makeID("response"), text: text))) }
@@ -226,7 +231,6 @@ public final class LanguageModelSession: Sendable {
                     return Response(content: decoded, rawContent: rawContent, transcriptEntries: newEntries(), usage: usage)
                 }
                 toolRounds += 1
-                if toolRounds > maximumToolRounds { throw GenerationError.toolRoundLimitReached(rounds: maximumToolRounds) }
                 let clock = ContinuousClock.now
                 try await ToolCallContext.$current.withValue(ToolCallContext(prompt: prompt)) {
                     try await runTools(calls, rawText: ToolCallFormat.trimmingIncompleteCall(roundText))
@@ -237,9 +241,9 @@ public final class LanguageModelSession: Sendable {
                 // the search just returned), so the grammar is compiled again
                 grammars = try await RoundGrammars(tools: tools, prompt: prompt, answer: answer)
                 if mode == .required && options.requiredToolCallingExit == .relaxAfterFirstRound { mode = .allowed }
-                // a structured answer is the point of the request: at the round limit the next
-                // round must answer rather than fail
-                if answer.schema != nil && toolRounds == maximumToolRounds { mode = .disallowed }
+                // at the round limit the next round must answer from what the tools returned
+                // rather than fail; only a model that still insists on calling fails
+                if toolRounds == maximumToolRounds { mode = .disallowed }
             }
         } catch is CancellationError {
             throw GenerationError.cancelled

@@ -29,7 +29,7 @@ extension LanguageModelSession {
             case .exceededContextWindowSize(let error): return error.description
             case .engineFailure(let error): return error.description
             case .toolRoundLimitReached(let rounds):
-                return "the model called tools for \(rounds) rounds without answering; raise maximumToolRounds, or use toolCallingMode .allowed so it can answer"
+                return "the model called tools for \(rounds) rounds and, asked to answer from their output, tried to call another; raise maximumToolRounds, or make the question narrower"
             case .unsupportedChatTemplate(let family):
                 return "the model's chat template (\(family)) is not one Lantern renders; use a ChatML model such as SmolLM2, Qwen2.5 or Qwen3"
             case .invalidToolSchema(let tool, let error):
