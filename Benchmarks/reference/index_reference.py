@@ -60,6 +60,18 @@ def timed(sql, params_list, repeat=1):
             samples.append((time.perf_counter() - t) * 1000)
     return samples
 
+def timed_bounded(words):
+    """The bounded ranking: BM25 over the newest `boundedMatches` matches, then titles of the top 10 (as ours does)."""
+    samples = []
+    for word in words:
+        t = time.perf_counter()
+        ids = [row[0] for row in db.execute(
+            "SELECT rowid FROM (SELECT rowid, rank AS score FROM notes_fts WHERE notes_fts MATCH ? ORDER BY rowid DESC LIMIT ?) "
+            "ORDER BY score LIMIT 10", (fts([word]), queries["boundedMatches"]))]
+        db.execute("SELECT rowid, title FROM notes_fts WHERE rowid IN (%s)" % ",".join("?" * len(ids)), ids).fetchall()
+        samples.append((time.perf_counter() - t) * 1000)
+    return samples
+
 def fts(words):
     return " AND ".join('"%s"' % w for w in words)
 
@@ -74,6 +86,8 @@ result = {
                        [(fts([w]),) for w in queries["common"]]),
     "ftsStop": timed("SELECT rowid, title FROM notes_fts WHERE notes_fts MATCH ? ORDER BY rank LIMIT 10",
                      [(fts([w]),) for w in queries["stop"]]),
+    "ftsCommonBounded": timed_bounded(queries["common"]),
+    "ftsStopBounded": timed_bounded(queries["stop"]),
     "filtered": timed("SELECT n.id, n.title FROM notes_fts JOIN notes n ON n.id = notes_fts.rowid "
                       "WHERE notes_fts MATCH ? AND n.rating >= 4 AND n.created >= ? ORDER BY rank LIMIT 10",
                       [(fts([q["word"]]), q["since"]) for q in queries["filtered"]]),

@@ -24,6 +24,8 @@ public actor SearchableIndex {
     private var batchItemCount = 0
     /// Whether the open batch has dropped the secondary indexes, to build them again before it commits.
     private(set) var bulkLoading = false
+    /// The secondary indexes the open batch dropped (those that held entries), to build again.
+    private(set) var droppedIndexes: [IndexSchema.SecondaryIndex] = []
     /// Roughly how many items the index held when the open batch began (its highest rowid).
     private var batchStartSize = 0
     private var earliestExpiration: Date?
@@ -89,7 +91,9 @@ public actor SearchableIndex {
     /// index held before it, loads in bulk: it drops the secondary indexes
     /// (`IndexSchema.secondaryIndexes`) at that point and builds them again, each in one sorted
     /// pass, just before it commits. (Into a large index, a smaller batch is cheaper to add item by
-    /// item than to rebuild every index over.) All of it is inside the batch's transaction, so a
+    /// item than to rebuild every index over.) Indexes still empty at that point (attributes the
+    /// batch has not used so far, e.g. latitude in a batch of notes) are kept and filled item by
+    /// item, since building an index scans every row however few it ends up holding. All of it is inside the batch's transaction, so a
     /// process killed mid-batch still leaves the index as before, and readers keep using the
     /// committed indexes meanwhile.
     static let bulkLoadThreshold = 5_000
@@ -100,7 +104,11 @@ public actor SearchableIndex {
             batchItemCount += items.count
             if !bulkLoading, batchItemCount > max(Self.bulkLoadThreshold, batchStartSize / 4) {
                 bulkLoading = true
-                try writer.execute(IndexSchema.secondaryIndexes.map { "DROP INDEX IF EXISTS \"\($0.name)\";" }.joined(separator: " "))
+                droppedIndexes = []
+                for index in IndexSchema.secondaryIndexes where try !writer.query(index.probe, [], { _ in true }).isEmpty {
+                    droppedIndexes.append(index)
+                }
+                try writer.execute(droppedIndexes.map { "DROP INDEX IF EXISTS \"\($0.name)\";" }.joined(separator: " "))
             }
         }
         try write { (store) throws(SearchIndexError) in
@@ -170,6 +178,7 @@ public actor SearchableIndex {
         batchStartState = nil
         batchItemCount = 0
         bulkLoading = false
+        droppedIndexes = []
     }
 
     /// Copies the write-ahead log into the main file and truncates it, so the file alone holds the
@@ -199,7 +208,7 @@ public actor SearchableIndex {
         try flushBatchWords()
         if bulkLoading {
             try rollingBackBatchOnFailure { () throws(SearchIndexError) in
-                try writer.execute(IndexSchema.secondaryIndexes.map(\.sql).joined(separator: " "))
+                try writer.execute(droppedIndexes.map(\.sql).joined(separator: " "))
             }
         }
         try writer.run("INSERT OR REPLACE INTO meta(key, value) VALUES('clientState', ?)", [.blob(Array(clientState))])

@@ -169,3 +169,33 @@ extension BulkLoadTests {
         #expect(try Self.indexNamesAndIntegrity(index.fileURL).1 == ["ok"])
     }
 }
+
+extension BulkLoadTests {
+    /// Indexes still empty when a batch starts loading in bulk are kept (building one scans every
+    /// row); items that bring that attribute later in the batch are added to them one by one.
+    @Test func bulkLoadKeepsEmptyIndexesAndFillsThemItemByItem() async throws {
+        let count = SearchableIndex.bulkLoadThreshold + 2_000
+        let folder = try TemporaryFolder()
+        let index = try folder.index()
+        let notes = (0..<count).map { number in
+            var item = Self.note(number)
+            if number >= count - 300 { item.attributeSet.latitude = Double(number % 90) }
+            return item
+        }
+        try await index.beginBatch()
+        for start in stride(from: 0, to: count, by: 1_000) {
+            try await index.indexSearchableItems(Array(notes[start..<min(count, start + 1_000)]))
+        }
+        let dropped = Set(await index.droppedIndexes.map(\.name))
+        #expect(dropped.contains("items_rating") && dropped.contains("custom_number"))
+        #expect(!dropped.contains("items_latitude") && !dropped.contains("custom_day"))
+        try await index.endBatch(clientState: Data("kept".utf8))
+
+        let (names, integrity) = try Self.indexNamesAndIntegrity(index.fileURL)
+        #expect(integrity == ["ok"])
+        #expect(Set(IndexSchema.secondaryIndexes.map(\.name)).isSubset(of: names))
+        let expected = Set((count - 300..<count).filter { $0 % 90 >= 45 }.map { "n\($0)" })
+        #expect(try await index.ids(.compare(.latitude, .greaterOrEqual, .number(45))) == expected)
+        #expect(try await index.ids(.compare(.rating, .equal, .number(1))).count == (0..<count).filter { $0 % 5 == 0 }.count)
+    }
+}

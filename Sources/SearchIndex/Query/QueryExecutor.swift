@@ -60,8 +60,16 @@ struct QueryExecutor {
 
         // Fast path: pure full-text top-N lets FTS5 rank and cut before touching items.
         if ranked, condition.sql == "fts MATCH ? AND (1)", query.sort.first == .relevance || query.sort.isEmpty {
-            let ranks = try database.query("SELECT rowid, rank FROM fts WHERE fts MATCH ? ORDER BY rank LIMIT ? OFFSET ?",
-                                           condition.bindings + [limit, offset]) { ($0.integer(0), -$0.double(1)) }
+            // FTS5 computes `rank` for these forms without reading any other table; the bounded
+            // one walks matches newest first and stops after `matches`.
+            var sql = "SELECT rowid, rank FROM fts WHERE fts MATCH ? ORDER BY rank LIMIT ? OFFSET ?"
+            var bindings = condition.bindings + [limit, offset]
+            if case .mostRecent(let matches) = query.ranking {
+                sql = "SELECT rowid, score FROM (SELECT rowid, rank AS score FROM fts WHERE fts MATCH ? ORDER BY rowid DESC LIMIT ?) "
+                    + "ORDER BY score LIMIT ? OFFSET ?"
+                bindings = condition.bindings + [.integer(Int64(max(0, matches))), limit, offset]
+            }
+            let ranks = try database.query(sql, bindings) { ($0.integer(0), -$0.double(1)) }
             let items = try loadItems(rowids: ranks.map(\.0), fetch: fetch)
             return ranks.compactMap { rowid, score in items[rowid].map { SearchHit(item: $0, score: score) } }
         }

@@ -18,14 +18,18 @@ public struct SearchQuery: Sendable, Hashable {
     public var limit: Int?
     public var offset: Int
     public var fetchAttributes: [SearchableItemAttribute]
+    /// How many full-text matches relevance ranking scores (exact unless the caller bounds it;
+    /// see `FullTextRanking`).
+    public var ranking: FullTextRanking
 
     public init(_ predicate: QueryPredicate = .all, sort: [SearchSortOrder] = [.relevance], limit: Int? = 20,
-                offset: Int = 0, fetchAttributes: [SearchableItemAttribute] = [.title]) {
+                offset: Int = 0, fetchAttributes: [SearchableItemAttribute] = [.title], ranking: FullTextRanking = .exact) {
         self.predicate = predicate
         self.sort = sort
         self.limit = limit
         self.offset = offset
         self.fetchAttributes = fetchAttributes
+        self.ranking = ranking
     }
 
     /// A query from a Core Spotlight query string (see `QueryStringParser`).

@@ -35,15 +35,20 @@ enum IndexSchema {
 
     /// The non-unique secondary indexes, by name: partial indexes on numbers, facet strings,
     /// domain and expiration, one (day, instant) index per date, and the custom-value indexes.
-    /// A large batch drops them at its first large write and builds them again before it commits
-    /// (see `SearchableIndex.bulkLoadThreshold`): one sorted build costs far less than a million
-    /// scattered b-tree inserts.
-    static let secondaryIndexes: [(name: String, sql: String)] = {
-        var indexes: [(name: String, sql: String)] = []
-        func partialIndex(_ column: String) {
-            indexes.append(("items_\(column)",
-                            "CREATE INDEX IF NOT EXISTS \"items_\(column)\" ON items(\"\(column)\") WHERE \"\(column)\" IS NOT NULL;"))
+    /// A large batch drops the ones that hold entries at its first large write and builds them
+    /// again before it commits (see `SearchableIndex.bulkLoadThreshold`): one sorted build costs
+    /// far less than a million scattered b-tree inserts. `probe` finds one entry of the index
+    /// through the index itself (each is partial, so an empty one answers at once).
+    static let secondaryIndexes: [SecondaryIndex] = {
+        var indexes: [SecondaryIndex] = []
+        func add(_ name: String, table: String, columns: [String], presence: String) {
+            let list = columns.map { "\"\($0)\"" }.joined(separator: ", ")
+            indexes.append(SecondaryIndex(
+                name: name,
+                sql: "CREATE INDEX IF NOT EXISTS \"\(name)\" ON \(table)(\(list)) WHERE \"\(presence)\" IS NOT NULL;",
+                probe: "SELECT 1 FROM \(table) INDEXED BY \"\(name)\" WHERE \"\(presence)\" IS NOT NULL LIMIT 1"))
         }
+        func partialIndex(_ column: String) { add("items_\(column)", table: "items", columns: [column], presence: column) }
         for (attribute, kind) in columns {
             let name = attribute.rawValue
             switch kind {
@@ -53,20 +58,23 @@ enum IndexSchema {
                 // One index per date, (day, instant): grouping walks its day prefix, and date
                 // filters add a day range (see `QueryCompiler`) so they walk it too.
                 let day = dayColumn(attribute)
-                indexes.append(("items_\(name)",
-                                "CREATE INDEX IF NOT EXISTS \"items_\(name)\" ON items(\"\(day)\", \"\(name)\") WHERE \"\(day)\" IS NOT NULL;"))
+                add("items_\(name)", table: "items", columns: [day, name], presence: day)
             }
         }
         facetStrings.forEach { partialIndex($0.rawValue) }
         partialIndex("domain")
         partialIndex("expiration")
-        indexes += [
-            ("custom_text", "CREATE INDEX IF NOT EXISTS custom_text ON custom_values(key, text) WHERE text IS NOT NULL;"),
-            ("custom_number", "CREATE INDEX IF NOT EXISTS custom_number ON custom_values(key, number) WHERE number IS NOT NULL;"),
-            ("custom_day", "CREATE INDEX IF NOT EXISTS custom_day ON custom_values(key, day) WHERE day IS NOT NULL;"),
-        ]
+        for column in ["text", "number", "day"] {
+            add("custom_\(column)", table: "custom_values", columns: ["key", column], presence: column)
+        }
         return indexes
     }()
+
+    /// One non-unique secondary index: its name, its CREATE statement and a query that returns a
+    /// row only when the index holds an entry.
+    struct SecondaryIndex {
+        var name: String, sql: String, probe: String
+    }
 
     static var createStatements: String {
         var columnDefinitions: [String] = []

@@ -144,15 +144,24 @@ final class SQLiteStatement {
         while try step() {}
     }
 
+    /// Every `reset()` clears the bindings to NULL, so NULLs are skipped (the write path's wide
+    /// items row is mostly NULL), and text is handed over from the string's own UTF-8 storage
+    /// when it has one, rather than through a copied C string.
     private func bind(_ values: [SQLiteValue]) throws(SearchIndexError) {
         for (offset, value) in values.enumerated() {
             let index = Int32(offset + 1)
             let code: Int32
             switch value {
-            case .null: code = sqlite3_bind_null(handle, index)
+            case .null: continue
             case .integer(let number): code = sqlite3_bind_int64(handle, index, number)
             case .real(let number): code = sqlite3_bind_double(handle, index, number)
-            case .text(let text): code = sqlite3_bind_text(handle, index, text, Int32(text.utf8.count), sqliteTransient)
+            case .text(let text):
+                code = text.utf8.withContiguousStorageIfAvailable { bytes -> Int32 in
+                    guard let base = bytes.baseAddress else { return sqlite3_bind_text(handle, index, "", 0, sqliteTransient) }
+                    return base.withMemoryRebound(to: CChar.self, capacity: bytes.count) {
+                        sqlite3_bind_text(handle, index, $0, Int32(bytes.count), sqliteTransient)
+                    }
+                } ?? sqlite3_bind_text(handle, index, text, Int32(text.utf8.count), sqliteTransient)
             case .blob(let bytes):
                 code = bytes.withUnsafeBytes { buffer in
                     sqlite3_bind_blob(handle, index, buffer.baseAddress, Int32(buffer.count), sqliteTransient)
