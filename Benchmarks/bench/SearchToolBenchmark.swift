@@ -26,6 +26,14 @@ enum SearchToolBenchmark {
             ])
     }
 
+    /// Fails the section when a fetch did not return the item's text (a timing of an error
+    /// message would look like a fast fetch).
+    static func expectText(_ output: String, _ id: String, hydrated: Bool = false) throws {
+        guard output.hasPrefix("id: \(id)"), output.contains("\ntext:\n"), !hydrated || output.contains("kept by the app") else {
+            throw BenchmarkFailure("fetch_item \(id) returned no item text: \(output.prefix(200))")
+        }
+    }
+
     /// /proc/loadavg's first three fields, to state how loaded the shared machine was.
     static var loadAverage: String {
         let text = (try? String(contentsOfFile: "/proc/loadavg", encoding: .utf8)) ?? "?"
@@ -202,18 +210,22 @@ enum SearchToolBenchmark {
             QueryKind(name: "fetch_item (index text)", goal: nil) { run in
                 let id = "note-\((run * 7_919) % count)"
                 let arguments = try FetchItemTool.Arguments(["id": .string(id)])
-                return ({ _ = try await tool.fetchTool.call(arguments: arguments) }, { _ = try await index.fetchItems(identifiers: [id]) })
+                return ({ try expectText(try await tool.fetchTool.call(arguments: arguments), id) },
+                        { _ = try await index.fetchItems(identifiers: [id]) })
             },
             QueryKind(name: "fetch_item with delegate hydration", goal: nil) { run in
                 let id = "note-\((run * 7_919 + 13) % count)"
                 let arguments = try FetchItemTool.Arguments(["id": .string(id)])
-                return ({ _ = try await hydratingTool.fetchTool.call(arguments: arguments) }, {
+                return ({ try expectText(try await hydratingTool.fetchTool.call(arguments: arguments), id, hydrated: true) }, {
                     _ = try await index.fetchItems(identifiers: [id])
                     _ = await store.searchableItems(forIdentifiers: [id])
                 })
             },
         ]
         let runs = environment.quick ? 5 : 15
+        // Slow kinds stop after this much of their own time (at least 5 runs), so a loaded
+        // machine does not stretch the section past what its spread can tell.
+        let budget = environment.quick ? 20.0 : 90.0
         var rows: [BenchmarkRow] = []
         for kind in kinds {
             // One unmeasured run each side first: the first touch of a 1.5 GB file reads pages
@@ -227,6 +239,7 @@ enum SearchToolBenchmark {
                 let work = try kind.work(run)
                 ours.append(try await IndexBenchmark.milliseconds(work.ours))
                 theirs.append(try await IndexBenchmark.milliseconds(work.reference))
+                if run >= 4, (ours + theirs).reduce(0, +) > budget * 1_000 { break }
             }
             let sample = Sample(ours), reference = Sample(theirs)
             var note = "\(count) items; reference \(String(format: "%.1f–%.1f", reference.percentile(0), reference.percentile(100)))"
