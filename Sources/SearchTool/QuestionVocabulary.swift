@@ -27,8 +27,9 @@ enum QuestionVocabulary {
 
     /// What a custom stage's free string arguments may be (`StageArgumentSchema`): the
     /// question's words as written (stop words and `excluded` ones, such as the stages' names
-    /// and their parts, dropped), then the two- and three-word phrases they form where no stop word or
-    /// punctuation parts them ("Eagle Falls"); each once, case-insensitively, at most `limit`.
+    /// and their parts, dropped), then the two- and three-word phrases they form where no stop
+    /// word or punctuation parts them ("Eagle Falls"); each once, case-insensitively, at most
+    /// `limit` (two thirds words, the rest phrases, when there are more).
     static func phrases(in question: String, excluding excluded: Set<String> = [], limit: Int = 48) -> [String] {
         var runs: [[String]] = [[]]
         for raw in question.split(whereSeparator: \.isWhitespace) {
@@ -36,7 +37,7 @@ enum QuestionVocabulary {
             let lowered = token.lowercased()
             if token.isEmpty || token.unicodeScalars.count > QueryLanguage.maximumValueLength || stopWords.contains(lowered)
                 || excluded.contains(lowered) || !token.contains(where: { $0.isLetter || $0.isNumber }) {
-                if runs[runs.count - 1].isEmpty == false { runs.append([]) }
+                if !runs[runs.count - 1].isEmpty { runs.append([]) }
                 continue
             }
             runs[runs.count - 1].append(token)

@@ -75,6 +75,20 @@ struct ElevationStage: CustomStage {
         guard case .object(let open)? = Self.stages(in: tool.parameters)["elevation_gain"]?.kind, case .string = open[0].schema.kind else {
             Issue.record("the open schema was narrowed too"); return
         }
+        // Punctuation parts phrases; a long question offers a bounded list.
+        let listed = try #require(Self.stages(in: await tool.parameters(for: Prompt("Compare Lost Lake, Eagle Falls and Half Dome")))["elevation_gain"])
+        guard case .object(let listedProperties) = listed.kind, case .enumeration(let listedValues)? = listedProperties.first?.schema.kind else {
+            Issue.record("the narrowed arguments are \(listed)"); return
+        }
+        let listedNames = listedValues.compactMap(\.stringValue)
+        #expect(listedNames.contains("Lost Lake") && listedNames.contains("Half Dome") && listedNames.contains("Compare Lost Lake"))
+        #expect(!listedNames.contains("Lake Eagle"), "\(listedNames)")
+        let long = (1...120).map { "word\($0)" }.joined(separator: " ")
+        let bounded = try #require(Self.stages(in: await tool.parameters(for: Prompt(long)))["elevation_gain"])
+        guard case .object(let boundedProperties) = bounded.kind, case .enumeration(let boundedValues)? = boundedProperties.first?.schema.kind else {
+            Issue.record("the narrowed arguments are \(bounded)"); return
+        }
+        #expect(boundedValues.count <= 48 && boundedValues.count >= 10, "\(boundedValues.count) values")
         let unrestricted = Self.tool(index, restricts: false)
         #expect(await unrestricted.parameters(for: Prompt(question)) == unrestricted.parameters)
     }
