@@ -18,6 +18,16 @@ public protocol CustomStage: Sendable {
     /// What it returns.
     var outputType: SearchPipelineDataType { get }
     /// The arguments the model writes (an object schema; every value should be bounded).
+    ///
+    /// Small models invent free-text arguments (the default 135M model wrote words that were
+    /// in neither the question nor the index), so with `restrictsTermsToQuestion` on (the
+    /// default) each request's grammar narrows this schema: a string with declared values
+    /// (`.string(anyOf:)`) stays that enumeration, a patterned string stays as it is, and every
+    /// other string may only be one of the user's question's words or two- and three-word
+    /// phrases, as written (stop words, stage names and their parts dropped; at most 48). Compare them
+    /// case-insensitively. Where a required string cannot be filled that way (no word fits its
+    /// length), the stage is left out of that request's grammar. The instructions show this
+    /// schema unchanged, and calls are validated against it.
     var argumentSchema: GenerationSchema { get }
     /// Runs the stage on the previous stage's output. `items` carry the source's
     /// `fetchAttributes` (and, when a delegate is set, the hydrated attributes).

@@ -18,6 +18,8 @@ struct QueryLanguage: Sendable {
         var terms: [String]
         /// For string attributes with few distinct values: those values.
         var values: [SearchableItemAttribute: [String]]
+        /// What custom stages' free string arguments may be: the question's words and phrases.
+        var phrases: [String] = []
     }
 
     static let maximumTerms = 3
@@ -129,14 +131,14 @@ struct QueryLanguage: Sendable {
                 .property("order", .string(anyOf: ["descending", "ascending"])),
             ]), optional: true))
         }
-        let stages = stageSchemas()
+        let (stages, offersCustom) = stageSchemas(vocabulary: vocabulary)
         if !stages.isEmpty {
             // The grammar takes keys in this order. With terms first, the 135M model wrote terms
             // and closed the query even when asked for an app's stage by name; offered first,
             // the stage was written. So an app's stages lead, the built-in ones follow the search.
             properties.insert(.property("stages", .array(of: stages.count == 1 ? stages[0] : .oneOf(stages), description: text(
                 "Run in order, each on the previous one's output."),
-                minItems: 1, maxItems: min(Self.maximumStages, stages.count)), optional: true), at: c.customStages.isEmpty ? properties.count : 0)
+                minItems: 1, maxItems: min(Self.maximumStages, stages.count)), optional: true), at: offersCustom ? 0 : properties.count)
         }
         properties.append(.property("limit", .integer(minimum: 1, maximum: c.maximumLimit), optional: true))
         if !compact {
@@ -186,7 +188,10 @@ struct QueryLanguage: Sendable {
         return schemas
     }
 
-    private func stageSchemas() -> [GenerationSchema] {
+    /// The stage alternatives, and whether an app's stage is among them. With a vocabulary, a
+    /// custom stage's free strings are limited to the question's phrases, and a stage whose
+    /// required string no phrase can fill sits out (`StageArgumentSchema`).
+    private func stageSchemas(vocabulary: Vocabulary?) -> ([GenerationSchema], offersCustom: Bool) {
         let c = capabilities
         func stage(_ name: String, _ properties: [GenerationSchema.Property], _ description: String?) -> GenerationSchema {
             .object([.property("stage", .constant(.string(name)))] + properties, description: description)
@@ -219,10 +224,17 @@ struct QueryLanguage: Sendable {
                 ], nil))
             }
         }
+        var offersCustom = false
         for custom in c.customStages {
-            schemas.append(stage(custom.name, [.property("arguments", custom.argumentSchema)], custom.description))
+            var arguments = custom.argumentSchema
+            if let vocabulary {
+                guard let narrowed = StageArgumentSchema.narrowed(arguments, to: vocabulary.phrases) else { continue }
+                arguments = narrowed
+            }
+            schemas.append(stage(custom.name, [.property("arguments", arguments)], custom.description))
+            offersCustom = true
         }
-        return schemas
+        return (schemas, offersCustom)
     }
 
     /// The tool's description: what it does and how it pairs with the fetch tool. The structured

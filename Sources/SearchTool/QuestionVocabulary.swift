@@ -1,7 +1,8 @@
 import Foundation
 
-/// The words of a question a search may use: lower-cased, without stop words and question
-/// words, with a singular form beside each plural (`trails` → `trail`), in question order.
+/// The words of a question a query may use. For search terms: lower-cased, without stop words
+/// and question words, with a singular form beside each plural (`trails` → `trail`), in
+/// question order. For custom stages' string arguments: words and short phrases as written.
 enum QuestionVocabulary {
     static let stopWords: Set<String> = [
         "a", "an", "the", "and", "or", "of", "in", "on", "at", "to", "for", "with", "by", "from", "about", "is", "are", "was",
@@ -22,5 +23,36 @@ enum QuestionVocabulary {
             for form in forms where seen.insert(form).inserted { result.append(form) }
         }
         return Array(result.prefix(limit))
+    }
+
+    /// What a custom stage's free string arguments may be (`StageArgumentSchema`): the
+    /// question's words as written (stop words and `excluded` ones, such as the stages' names
+    /// and their parts, dropped), then the two- and three-word phrases they form where no stop
+    /// word or punctuation parts them ("Eagle Falls"); each once, case-insensitively, at most
+    /// `limit` (two thirds words, the rest phrases, when there are more).
+    static func phrases(in question: String, excluding excluded: Set<String> = [], limit: Int = 48) -> [String] {
+        var runs: [[String]] = [[]]
+        for raw in question.split(whereSeparator: \.isWhitespace) {
+            let token = raw.trimmingCharacters(in: .punctuationCharacters.union(.symbols))
+            let lowered = token.lowercased()
+            if token.isEmpty || token.unicodeScalars.count > QueryLanguage.maximumValueLength || stopWords.contains(lowered)
+                || excluded.contains(lowered) || !token.contains(where: { $0.isLetter || $0.isNumber }) {
+                if !runs[runs.count - 1].isEmpty { runs.append([]) }
+                continue
+            }
+            runs[runs.count - 1].append(token)
+            if raw.last.map({ $0.isPunctuation }) == true { runs.append([]) }
+        }
+        var phrases: [String] = []
+        for run in runs {
+            for length in 2...3 where run.count >= length {
+                for start in 0...(run.count - length) { phrases.append(run[start..<(start + length)].joined(separator: " ")) }
+            }
+        }
+        var seen = Set<String>()
+        let words = runs.joined().filter { seen.insert($0.lowercased()).inserted }
+        let joined = phrases.filter { $0.unicodeScalars.count <= QueryLanguage.maximumValueLength && seen.insert($0.lowercased()).inserted }
+        let wordShare = min(words.count, limit * 2 / 3)
+        return Array(words.prefix(wordShare) + joined.prefix(limit - wordShare))
     }
 }

@@ -63,9 +63,11 @@ public struct SearchTool: Tool {
     /// Ends `searchResults` now (it also ends when the tool is released).
     public func finish() { engine.channel.finish() }
 
-    /// The schema for this request: search terms limited to the question's words and the
-    /// index's few-valued attribute values (when `restrictsTermsToQuestion`), so a small model
-    /// can only search for what was asked.
+    /// The schema for this request (when `restrictsTermsToQuestion`): search terms limited to
+    /// the question's words and the index's few-valued attribute values, and custom stages'
+    /// free string arguments limited to the question's words and phrases (see
+    /// `CustomStage.argumentSchema`), so a small model can only search for, and pass on, what
+    /// was asked. The session asks before every round; the instructions keep the open schema.
     public func parameters(for prompt: Prompt) async -> GenerationSchema {
         guard configuration.restrictsTermsToQuestion else { return parameters }
         return engine.language.arguments(vocabulary: await engine.vocabulary(for: prompt.text))
@@ -106,7 +108,13 @@ final class SearchEngine: Sendable {
         for value in values.values.joined() where value.count <= QueryLanguage.maximumTermLength {
             if seen.insert(value.lowercased()).inserted { terms.append(value.lowercased()) }
         }
-        return QueryLanguage.Vocabulary(terms: Array(terms.prefix(Self.maximumVocabulary)), values: values)
+        // A stage's name and its parts ("elevation_gain": elevation, gain) say which stage to
+        // run, not what to run it on; offered as arguments, the 135M model copied them first.
+        let stageNames = Set(capabilities.customStages.flatMap { stage in
+            [stage.name.lowercased()] + stage.name.lowercased().split(whereSeparator: { !$0.isLetter && !$0.isNumber }).map(String.init)
+        })
+        return QueryLanguage.Vocabulary(terms: Array(terms.prefix(Self.maximumVocabulary)), values: values,
+                                        phrases: QuestionVocabulary.phrases(in: question, excluding: stageNames))
     }
 
     /// Values of string attributes that have at most `fewValuesLimit` distinct ones (states,

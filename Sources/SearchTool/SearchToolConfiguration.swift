@@ -23,9 +23,10 @@ extension SearchTool {
         public var name: String
         /// The fetch tool's name on the wire.
         public var fetchToolName: String
-        /// Whether each request's grammar limits search terms to the question's own words (and
-        /// filter values of few-valued attributes to the index's values). On by default: a 135M
-        /// model writes digits for free-form terms.
+        /// Whether each request's grammar limits search terms to the question's own words,
+        /// filter values of few-valued attributes to the index's values, and custom stages'
+        /// free string arguments to the question's words and phrases. On by default: a 135M
+        /// model writes digits for free-form terms and invents a stage's text arguments.
         public var restrictsTermsToQuestion: Bool
         /// How long hydration waits for a delegate before using what the index holds.
         public var hydrationTimeout: Duration
