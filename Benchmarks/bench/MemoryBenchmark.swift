@@ -27,12 +27,14 @@ enum MemoryBenchmark {
 
         let home = fixture.folder.appendingPathComponent("xdg-data")
         try FileManager.default.createDirectory(at: home, withIntermediateDirectories: true)
-        _ = try runChild(ask, ["index", "--corpus", SampleData.trailsCorpus.path, "--index", "trails"], dataHome: home, log: fixture.folder)
-        let ours = try runChild(ask, ["--index", "trails", "--model", environment.modelURL.path, "--threads", String(environment.threads),
+        _ = try await runChild(ask, ["index", "--corpus", SampleData.trailsCorpus.path, "--index", "trails"], dataHome: home,
+                               log: fixture.folder, timeout: 120)
+        let ours = try await runChild(ask, ["--index", "trails", "--model", environment.modelURL.path, "--threads", String(environment.threads),
                                       "--context", String(window.tokens), "--max-tokens", String(EndToEndBenchmark.maximumResponseTokens),
-                                      "--json", question], dataHome: home, log: fixture.folder)
+                                      "--json", question], dataHome: home, log: fixture.folder, timeout: EndToEndBenchmark.questionTimeout)
 
-        let server = try await LlamaServer(model: environment.modelURL, threads: environment.threads, context: window.tokens)
+        let server = try await LlamaServer(model: environment.modelURL, threads: environment.threads, context: window.tokens,
+                                           logDirectory: fixture.folder)
         defer { server.stop() }
         let outcome = await EndToEndBenchmark.peerAnswer(question, setup: fixture.setup, model: model, window: window, server: server)
         guard let theirs = server.peakResidentBytes else { throw BenchmarkFailure("cannot read llama-server's VmHWM from /proc") }
@@ -51,8 +53,9 @@ enum MemoryBenchmark {
     }
 
     /// Runs `executable` to completion with XDG_DATA_HOME set to `dataHome`, its output in a
-    /// file under `log`, and returns its peak resident set in bytes; throws on a non-zero exit.
-    static func runChild(_ executable: URL, _ arguments: [String], dataHome: URL, log: URL) throws -> Int {
+    /// file under `log`, and returns its peak resident set in bytes; throws on a non-zero exit,
+    /// and kills it and throws when it has not finished within `timeout` seconds.
+    static func runChild(_ executable: URL, _ arguments: [String], dataHome: URL, log: URL, timeout: Double) async throws -> Int {
         let output = log.appendingPathComponent("child-\(UUID().uuidString).log")
         var environment = ProcessInfo.processInfo.environment
         environment["XDG_DATA_HOME"] = dataHome.path
@@ -70,12 +73,28 @@ enum MemoryBenchmark {
         var pid: pid_t = 0
         let spawned = posix_spawn(&pid, executable.path, &actions, nil, argv + [nil], envp + [nil])
         guard spawned == 0 else { throw BenchmarkFailure("cannot start \(executable.path): \(String(cString: strerror(spawned)))") }
+        ChildProcesses.shared.register(pid)
+        defer { ChildProcesses.shared.unregister(pid) }
         var status: Int32 = 0
         var usage = rusage()
-        while wait4(pid, &status, 0, &usage) == -1 {
-            guard errno == EINTR else { throw BenchmarkFailure("waiting for \(executable.lastPathComponent) failed: \(String(cString: strerror(errno)))") }
+        let deadline = ContinuousClock.now + .seconds(timeout)
+        var killed = false
+        while true {
+            let reaped = wait4(pid, &status, WNOHANG, &usage)
+            if reaped == pid { break }
+            if reaped == -1 && errno != EINTR {
+                throw BenchmarkFailure("waiting for \(executable.lastPathComponent) failed: \(String(cString: strerror(errno)))")
+            }
+            if !killed && ContinuousClock.now >= deadline {
+                kill(pid, SIGKILL)   // reaped on the next turn
+                killed = true
+            }
+            try await Task.sleep(for: .milliseconds(20))
         }
         let text = (try? String(contentsOf: output, encoding: .utf8)) ?? ""
+        if killed {
+            throw BenchmarkFailure("\(executable.lastPathComponent) \(arguments.first ?? "") did not finish within \(Int(timeout)) s and was killed; its output ends: \(text.suffix(400))")
+        }
         // WIFEXITED and WEXITSTATUS are macros Swift does not import: exited normally when the
         // low 7 bits are 0, and the exit code is the next byte
         guard status & 0x7f == 0, (status >> 8) & 0xff == 0 else {
