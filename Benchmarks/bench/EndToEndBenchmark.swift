@@ -23,7 +23,7 @@ enum EndToEndBenchmark {
     /// question counted as failed: an idle machine needs a few seconds, a loaded one a minute.
     static let questionTimeout = 240.0
     /// Questions in a `--quick` run (the first ones of trails-samples.jsonl); a full run asks all.
-    static let quickQuestionCount = 3
+    static let quickQuestionCount = 2
     static let chatMLTemplate = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .appendingPathComponent("templates/chatml-tools.jinja")
 

@@ -11,8 +11,8 @@ import Glibc
 ///
 /// `ask` runs as a child process with its own XDG_DATA_HOME, so it neither reads nor writes the
 /// user's indexes; its index is built by an unmeasured `ask index` first, so the figure is that
-/// of answering. The peak is the child's own `ru_maxrss` from `wait4`, not `RUSAGE_CHILDREN`,
-/// which would also hold every earlier child (llama-server among them).
+/// of answering. Both peaks are VmHWM, the kernel's high-water mark of each process's resident
+/// set (see `runChild` for why not `ru_maxrss`).
 enum MemoryBenchmark {
     static func run(_ environment: BenchmarkEnvironment) async throws -> SectionReport {
         guard let ask = Bundle.main.executableURL?.deletingLastPathComponent().appendingPathComponent("ask"),
@@ -47,7 +47,7 @@ enum MemoryBenchmark {
             rows: [BenchmarkRow(metric: "peak resident memory, ask vs llama-server", ours: Double(ours) / mebibyte,
                                 reference: Double(theirs) / mebibyte, unit: "MiB", goal: 1.1, higherIsBetter: false)],
             notes: ["Question: \"\(question)\". ask: `ask --index trails --context \(window.tokens) --max-tokens \(EndToEndBenchmark.maximumResponseTokens) --json` "
-                        + "as a child process (index built beforehand, unmeasured), its ru_maxrss from wait4. "
+                        + "as a child process (index built beforehand, unmeasured), its VmHWM polled every 20 ms until it exits; llama-server's VmHWM read after answering. "
                         + "llama-server: \(outcome.calls) tool calls, \(outcome.completionTokens) completion tokens"
                         + (outcome.problem.map { ", failed: \(String($0.prefix(160)))" } ?? "") + "."])
     }
@@ -55,6 +55,12 @@ enum MemoryBenchmark {
     /// Runs `executable` to completion with XDG_DATA_HOME set to `dataHome`, its output in a
     /// file under `log`, and returns its peak resident set in bytes; throws on a non-zero exit,
     /// and kills it and throws when it has not finished within `timeout` seconds.
+    ///
+    /// The peak is the child's VmHWM, polled every 20 ms while it runs (it only grows, so the
+    /// last reading is the peak unless memory grew in the final 20 ms). Not `ru_maxrss` from
+    /// `wait4`: posix_spawn starts the child in the parent's address space, and Linux folds that
+    /// space's high-water mark into the child's `ru_maxrss` at exec, so it reported this
+    /// harness's own peak (486 MiB) instead of ask's (367 MiB).
     static func runChild(_ executable: URL, _ arguments: [String], dataHome: URL, log: URL, timeout: Double) async throws -> Int {
         let output = log.appendingPathComponent("child-\(UUID().uuidString).log")
         var environment = ProcessInfo.processInfo.environment
@@ -76,11 +82,12 @@ enum MemoryBenchmark {
         ChildProcesses.shared.register(pid)
         defer { ChildProcesses.shared.unregister(pid) }
         var status: Int32 = 0
-        var usage = rusage()
         let deadline = ContinuousClock.now + .seconds(timeout)
         var killed = false
+        var peak = 0
         while true {
-            let reaped = wait4(pid, &status, WNOHANG, &usage)
+            peak = max(peak, ProcessMemory.peakResidentBytes(pid: pid) ?? 0)
+            let reaped = wait4(pid, &status, WNOHANG, nil)
             if reaped == pid { break }
             if reaped == -1 && errno != EINTR {
                 throw BenchmarkFailure("waiting for \(executable.lastPathComponent) failed: \(String(cString: strerror(errno)))")
@@ -100,6 +107,7 @@ enum MemoryBenchmark {
         guard status & 0x7f == 0, (status >> 8) & 0xff == 0 else {
             throw BenchmarkFailure("\(executable.lastPathComponent) \(arguments.first ?? "") failed (wait status \(status)): \(text.suffix(400))")
         }
-        return usage.ru_maxrss * 1024   // kilobytes on Linux
+        guard peak > 0 else { throw BenchmarkFailure("cannot read \(executable.lastPathComponent)'s VmHWM from /proc/\(pid)/status") }
+        return peak
     }
 }

@@ -98,6 +98,8 @@ if let jsonURL {
     struct Run: Encodable { let machine: [String: String]; let sections: [SectionReport] }
     let encoder = JSONEncoder()
     encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+    // a ratio with no reference (a peer that made no call) is NaN, which JSON cannot hold as a number
+    encoder.nonConformingFloatEncodingStrategy = .convertToString(positiveInfinity: "Infinity", negativeInfinity: "-Infinity", nan: "NaN")
     try encoder.encode(Run(machine: machine, sections: reports)).write(to: jsonURL)
 }
 exit(reports.count == (chosen.isEmpty ? sections.count : chosen.count) ? 0 : 1)
