@@ -36,4 +36,9 @@ struct SectionReport: Codable, Sendable {
     var reference: String
     var rows: [BenchmarkRow]
     var notes: [String] = []
+    /// Wall-clock time the section took (set by the harness), so a re-run can be planned.
+    var seconds: Double?
+    /// /proc/loadavg (1, 5, 15 minutes) when the section started and when it ended: how busy
+    /// the machine was while it was measured.
+    var loadAverage: String?
 }

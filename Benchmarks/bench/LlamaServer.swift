@@ -7,40 +7,76 @@ import LocalModel
 /// Debian's `llama-server`, started on 127.0.0.1 for the length of a benchmark section: the
 /// peer a user would pick instead of an in-process engine, driven through its OpenAI-compatible
 /// chat endpoint.
+///
+/// Every wait has a deadline, so a server that does not start, or a request it does not
+/// answer, fails the section with a message (and the server's log) instead of hanging it.
 final class LlamaServer: @unchecked Sendable {
+    /// How long loading the model may take before /health answers 200.
+    static let startupTimeout: Duration = .seconds(120)
+
     let port: Int
+    /// The server's stdout and stderr, quoted in errors.
+    let logURL: URL
     private let process: Process
+    /// /health polls and chat requests; its own session so a poll never waits behind a chat.
+    private let urlSession: URLSession
 
     /// Starts the server and waits until it answers /health.
-    init(model: URL, threads: Int, context: Int, chatTemplateFile: URL? = nil) async throws {
+    init(model: URL, threads: Int, context: Int, chatTemplateFile: URL? = nil, logDirectory: URL) async throws {
         port = Int.random(in: 20000..<40000)
+        logURL = logDirectory.appendingPathComponent("llama-server-\(port).log")
+        FileManager.default.createFile(atPath: logURL.path, contents: nil)
+        let log = try FileHandle(forWritingTo: logURL)
+        defer { try? log.close() }
         process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/llama-server")
         var arguments = ["-m", model.path, "--host", "127.0.0.1", "--port", String(port), "-t", String(threads),
                          "-c", String(context), "-np", "1", "--jinja", "--no-webui"]
         if let chatTemplateFile { arguments += ["--chat-template-file", chatTemplateFile.path] }
         process.arguments = arguments
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        let deadline = ContinuousClock.now + .seconds(120)
+        process.standardInput = FileHandle.nullDevice
+        process.standardOutput = log
+        process.standardError = log
+        let configuration = URLSessionConfiguration.ephemeral
+        configuration.timeoutIntervalForRequest = 600
+        urlSession = URLSession(configuration: configuration)
+        do {
+            try process.run()
+        } catch {
+            throw BenchmarkFailure("cannot start /usr/bin/llama-server (\(error)); install llama.cpp-tools with scripts/setup.sh")
+        }
+        ChildProcesses.shared.register(process.processIdentifier)
+
+        var health = URLRequest(url: URL(string: "http://127.0.0.1:\(port)/health")!)
+        health.timeoutInterval = 2
+        let deadline = ContinuousClock.now + Self.startupTimeout
         while ContinuousClock.now < deadline {
-            if !process.isRunning { throw BenchmarkFailure("llama-server exited with \(process.terminationStatus) while starting") }
-            if let (_, response) = try? await URLSession.shared.data(from: URL(string: "http://127.0.0.1:\(port)/health")!),
-               (response as? HTTPURLResponse)?.statusCode == 200 {
+            if !process.isRunning {
+                process.waitUntilExit()
+                ChildProcesses.shared.unregister(process.processIdentifier)
+                throw BenchmarkFailure("llama-server exited with \(process.terminationStatus) while starting; its log ends: \(logTail)")
+            }
+            if let (_, response) = try? await urlSession.data(for: health), (response as? HTTPURLResponse)?.statusCode == 200 {
                 return
             }
             try await Task.sleep(for: .milliseconds(200))
         }
         stop()
-        throw BenchmarkFailure("llama-server did not become ready within 120 s")
+        throw BenchmarkFailure("llama-server did not answer /health within \(Self.startupTimeout) on port \(port); its log ends: \(logTail)")
     }
 
     deinit { stop() }
 
+    /// The last lines of the server's log, for error messages.
+    var logTail: String {
+        let text = (try? String(contentsOf: logURL, encoding: .utf8)) ?? ""
+        return text.split(separator: "\n").suffix(5).joined(separator: " / ")
+    }
+
     /// Asks the server to quit; one that has not quit after 5 s (llama-server may leave SIGTERM
     /// pending while idle) is killed, so a benchmark never hangs on it or leaves it running.
     func stop() {
+        defer { ChildProcesses.shared.unregister(process.processIdentifier) }
         guard process.isRunning else { return }
         process.terminate()
         let deadline = Date().addingTimeInterval(5)
@@ -65,7 +101,9 @@ final class LlamaServer: @unchecked Sendable {
         var assistantMessage: JSONValue
     }
 
-    func chat(messages: [JSONValue], tools: [JSONValue], maxTokens: Int, toolChoice: String = "auto") async throws -> Reply {
+    /// One request to /v1/chat/completions; throws when the server does not answer within
+    /// `timeout` seconds, answers with an error status, or answers with something unreadable.
+    func chat(messages: [JSONValue], tools: [JSONValue], maxTokens: Int, toolChoice: String = "auto", timeout: Double) async throws -> Reply {
         var body: JSONObject = ["messages": .array(messages), "max_tokens": .int(maxTokens), "temperature": 0, "stream": false]
         if !tools.isEmpty {
             body["tools"] = .array(tools)
@@ -75,13 +113,28 @@ final class LlamaServer: @unchecked Sendable {
         request.httpMethod = "POST"
         request.setValue("application/json", forHTTPHeaderField: "Content-Type")
         request.httpBody = Data(JSONValue.object(body).jsonString.utf8)
-        request.timeoutInterval = 600
-        let (data, response) = try await URLSession.shared.data(for: request)
+        request.timeoutInterval = max(1, timeout)
+        let data: Data, response: URLResponse
+        do {
+            (data, response) = try await urlSession.data(for: request)
+        } catch let error as URLError where error.code == .timedOut {
+            throw BenchmarkFailure("llama-server did not answer a chat request within \(Int(timeout)) s (max_tokens \(maxTokens))")
+        } catch {
+            guard process.isRunning else {
+                throw BenchmarkFailure("llama-server exited with \(process.terminationStatus) during a chat request; its log ends: \(logTail)")
+            }
+            throw BenchmarkFailure("the chat request to llama-server failed: \(error)")
+        }
         let text = String(decoding: data, as: UTF8.self)
         guard (response as? HTTPURLResponse)?.statusCode == 200 else {
             throw BenchmarkFailure("llama-server answered \((response as? HTTPURLResponse)?.statusCode ?? 0): \(text.prefix(300))")
         }
-        let json = try JSONValue(parsing: text)
+        let json: JSONValue
+        do {
+            json = try JSONValue(parsing: text)
+        } catch {
+            throw BenchmarkFailure("llama-server's answer is not JSON (\(error)): \(text.prefix(300))")
+        }
         let choice = json["choices"]?[0] ?? .null
         let message = choice["message"] ?? .null
         let calls = (message["tool_calls"]?.arrayValue ?? []).map { call in

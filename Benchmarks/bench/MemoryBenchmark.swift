@@ -11,8 +11,8 @@ import Glibc
 ///
 /// `ask` runs as a child process with its own XDG_DATA_HOME, so it neither reads nor writes the
 /// user's indexes; its index is built by an unmeasured `ask index` first, so the figure is that
-/// of answering. The peak is the child's own `ru_maxrss` from `wait4`, not `RUSAGE_CHILDREN`,
-/// which would also hold every earlier child (llama-server among them).
+/// of answering. Both peaks are VmHWM, the kernel's high-water mark of each process's resident
+/// set (see `runChild` for why not `ru_maxrss`).
 enum MemoryBenchmark {
     static func run(_ environment: BenchmarkEnvironment) async throws -> SectionReport {
         guard let ask = Bundle.main.executableURL?.deletingLastPathComponent().appendingPathComponent("ask"),
@@ -27,12 +27,14 @@ enum MemoryBenchmark {
 
         let home = fixture.folder.appendingPathComponent("xdg-data")
         try FileManager.default.createDirectory(at: home, withIntermediateDirectories: true)
-        _ = try runChild(ask, ["index", "--corpus", SampleData.trailsCorpus.path, "--index", "trails"], dataHome: home, log: fixture.folder)
-        let ours = try runChild(ask, ["--index", "trails", "--model", environment.modelURL.path, "--threads", String(environment.threads),
+        _ = try await runChild(ask, ["index", "--corpus", SampleData.trailsCorpus.path, "--index", "trails"], dataHome: home,
+                               log: fixture.folder, timeout: 120)
+        let ours = try await runChild(ask, ["--index", "trails", "--model", environment.modelURL.path, "--threads", String(environment.threads),
                                       "--context", String(window.tokens), "--max-tokens", String(EndToEndBenchmark.maximumResponseTokens),
-                                      "--json", question], dataHome: home, log: fixture.folder)
+                                      "--json", question], dataHome: home, log: fixture.folder, timeout: EndToEndBenchmark.questionTimeout)
 
-        let server = try await LlamaServer(model: environment.modelURL, threads: environment.threads, context: window.tokens)
+        let server = try await LlamaServer(model: environment.modelURL, threads: environment.threads, context: window.tokens,
+                                           logDirectory: fixture.folder)
         defer { server.stop() }
         let outcome = await EndToEndBenchmark.peerAnswer(question, setup: fixture.setup, model: model, window: window, server: server)
         guard let theirs = server.peakResidentBytes else { throw BenchmarkFailure("cannot read llama-server's VmHWM from /proc") }
@@ -45,14 +47,21 @@ enum MemoryBenchmark {
             rows: [BenchmarkRow(metric: "peak resident memory, ask vs llama-server", ours: Double(ours) / mebibyte,
                                 reference: Double(theirs) / mebibyte, unit: "MiB", goal: 1.1, higherIsBetter: false)],
             notes: ["Question: \"\(question)\". ask: `ask --index trails --context \(window.tokens) --max-tokens \(EndToEndBenchmark.maximumResponseTokens) --json` "
-                        + "as a child process (index built beforehand, unmeasured), its ru_maxrss from wait4. "
+                        + "as a child process (index built beforehand, unmeasured), its VmHWM polled every 20 ms until it exits; llama-server's VmHWM read after answering. "
                         + "llama-server: \(outcome.calls) tool calls, \(outcome.completionTokens) completion tokens"
                         + (outcome.problem.map { ", failed: \(String($0.prefix(160)))" } ?? "") + "."])
     }
 
     /// Runs `executable` to completion with XDG_DATA_HOME set to `dataHome`, its output in a
-    /// file under `log`, and returns its peak resident set in bytes; throws on a non-zero exit.
-    static func runChild(_ executable: URL, _ arguments: [String], dataHome: URL, log: URL) throws -> Int {
+    /// file under `log`, and returns its peak resident set in bytes; throws on a non-zero exit,
+    /// and kills it and throws when it has not finished within `timeout` seconds.
+    ///
+    /// The peak is the child's VmHWM, polled every 20 ms while it runs (it only grows, so the
+    /// last reading is the peak unless memory grew in the final 20 ms). Not `ru_maxrss` from
+    /// `wait4`: posix_spawn starts the child in the parent's address space, and Linux folds that
+    /// space's high-water mark into the child's `ru_maxrss` at exec, so it reported this
+    /// harness's own peak (486 MiB) instead of ask's (367 MiB).
+    static func runChild(_ executable: URL, _ arguments: [String], dataHome: URL, log: URL, timeout: Double) async throws -> Int {
         let output = log.appendingPathComponent("child-\(UUID().uuidString).log")
         var environment = ProcessInfo.processInfo.environment
         environment["XDG_DATA_HOME"] = dataHome.path
@@ -70,17 +79,35 @@ enum MemoryBenchmark {
         var pid: pid_t = 0
         let spawned = posix_spawn(&pid, executable.path, &actions, nil, argv + [nil], envp + [nil])
         guard spawned == 0 else { throw BenchmarkFailure("cannot start \(executable.path): \(String(cString: strerror(spawned)))") }
+        ChildProcesses.shared.register(pid)
+        defer { ChildProcesses.shared.unregister(pid) }
         var status: Int32 = 0
-        var usage = rusage()
-        while wait4(pid, &status, 0, &usage) == -1 {
-            guard errno == EINTR else { throw BenchmarkFailure("waiting for \(executable.lastPathComponent) failed: \(String(cString: strerror(errno)))") }
+        let deadline = ContinuousClock.now + .seconds(timeout)
+        var killed = false
+        var peak = 0
+        while true {
+            peak = max(peak, ProcessMemory.peakResidentBytes(pid: pid) ?? 0)
+            let reaped = wait4(pid, &status, WNOHANG, nil)
+            if reaped == pid { break }
+            if reaped == -1 && errno != EINTR {
+                throw BenchmarkFailure("waiting for \(executable.lastPathComponent) failed: \(String(cString: strerror(errno)))")
+            }
+            if !killed && ContinuousClock.now >= deadline {
+                kill(pid, SIGKILL)   // reaped on the next turn
+                killed = true
+            }
+            try await Task.sleep(for: .milliseconds(20))
         }
         let text = (try? String(contentsOf: output, encoding: .utf8)) ?? ""
+        if killed {
+            throw BenchmarkFailure("\(executable.lastPathComponent) \(arguments.first ?? "") did not finish within \(Int(timeout)) s and was killed; its output ends: \(text.suffix(400))")
+        }
         // WIFEXITED and WEXITSTATUS are macros Swift does not import: exited normally when the
         // low 7 bits are 0, and the exit code is the next byte
         guard status & 0x7f == 0, (status >> 8) & 0xff == 0 else {
             throw BenchmarkFailure("\(executable.lastPathComponent) \(arguments.first ?? "") failed (wait status \(status)): \(text.suffix(400))")
         }
-        return usage.ru_maxrss * 1024   // kilobytes on Linux
+        guard peak > 0 else { throw BenchmarkFailure("cannot read \(executable.lastPathComponent)'s VmHWM from /proc/\(pid)/status") }
+        return peak
     }
 }

@@ -32,7 +32,9 @@ struct ResultsFile {
         var lines = ["<!-- section:\(report.name) -->", "## \(report.title)", ""]
         lines.append("Reference: \(report.reference)  ")
         lines.append("Measured \(machine["date"] ?? "") on \(machine["cpu"] ?? "?") (\(machine["cores"] ?? "?") cores), "
-            + "model \(machine["model"] ?? "?") (sha256 \(machine["modelSHA256"]?.prefix(12) ?? "?")…), llama.cpp \(machine["llama.cpp"] ?? "?")")
+            + "model \(machine["model"] ?? "?") (sha256 \(shortHash(machine["modelSHA256"]))), llama.cpp \(machine["llama.cpp"] ?? "?")"
+            + (report.seconds.map { String(format: "; the section took %.0f s", $0) } ?? "")
+            + (report.loadAverage.map { "; load average \($0)" } ?? ""))
         lines.append("")
         lines.append("| metric | ours | reference | ratio | goal | met | spread |")
         lines.append("|---|---:|---:|---:|---|---|---|")
@@ -45,6 +47,12 @@ struct ResultsFile {
         for note in report.notes { lines.append(""); lines.append(note) }
         lines.append("<!-- /section:\(report.name) -->")
         return lines.joined(separator: "\n")
+    }
+
+    /// The first 12 hex digits of a sha256, or the whole text when it says why there is none.
+    static func shortHash(_ hash: String?) -> String {
+        guard let hash else { return "?" }
+        return hash.count == 64 && hash.allSatisfy(\.isHexDigit) ? hash.prefix(12) + "…" : hash
     }
 
     static func format(_ value: Double) -> String {

@@ -15,6 +15,7 @@ let sections: [(name: String, run: @Sendable (BenchmarkEnvironment) async throws
     ("vision", VisionBenchmark.run),
     ("e2e", EndToEndBenchmark.run),
     ("memory", MemoryBenchmark.run),
+    ("evaluation", EvaluationBenchmark.run),
 ]
 
 let usage = """
@@ -57,25 +58,48 @@ if let unknown = chosen.first(where: { name in !sections.contains { $0.name == n
     exit(2)
 }
 
+// An interrupted run kills the servers and tools it started instead of leaving them running.
+signal(SIGINT, SIG_IGN)
+signal(SIGTERM, SIG_IGN)
+let interruptions = [SIGINT, SIGTERM].map { number in
+    let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
+    source.setEventHandler {
+        FileHandle.standardError.write(Data("bench: interrupted; stopping the processes it started\n".utf8))
+        ChildProcesses.shared.killAll()
+        exit(130)
+    }
+    source.resume()
+    return source
+}
+
 try FileManager.default.createDirectory(at: environment.workDirectory, withIntermediateDirectories: true)
 let machine = environment.machine
 var reports: [SectionReport] = []
+let runStart = ContinuousClock.now
 for section in sections where chosen.isEmpty || chosen.contains(section.name) {
-    FileHandle.standardError.write(Data("bench: running \(section.name)…\n".utf8))
+    FileHandle.standardError.write(Data("bench: running \(section.name) (load average \(BenchmarkEnvironment.loadAverage))…\n".utf8))
+    let start = ContinuousClock.now, loadAtStart = BenchmarkEnvironment.loadAverage
     do {
-        let report = try await section.run(environment)
+        var report = try await section.run(environment)
+        report.seconds = (ContinuousClock.now - start).seconds
+        report.loadAverage = "\(loadAtStart) at the start, \(BenchmarkEnvironment.loadAverage) at the end"
+        FileHandle.standardError.write(Data(String(format: "bench: %@ took %.0f s\n", section.name, report.seconds ?? 0).utf8))
         print(ResultsFile.render(report, machine: machine).split(separator: "\n").filter { !$0.hasPrefix("<!--") }.joined(separator: "\n"))
         print()
         reports.append(report)
     } catch {
-        FileHandle.standardError.write(Data("bench: section \(section.name) failed: \(error)\n".utf8))
+        FileHandle.standardError.write(Data(String(format: "bench: section %@ failed after %.0f s: %@\n", section.name,
+                                                   (ContinuousClock.now - start).seconds, String(describing: error)).utf8))
     }
 }
+FileHandle.standardError.write(Data(String(format: "bench: %d sections in %.0f s\n", reports.count, (ContinuousClock.now - runStart).seconds).utf8))
 try ResultsFile(url: packageRoot.appendingPathComponent("Benchmarks/RESULTS.md")).update(with: reports, machine: machine)
 if let jsonURL {
     struct Run: Encodable { let machine: [String: String]; let sections: [SectionReport] }
     let encoder = JSONEncoder()
     encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+    // a ratio with no reference (a peer that made no call) is NaN, which JSON cannot hold as a number
+    encoder.nonConformingFloatEncodingStrategy = .convertToString(positiveInfinity: "Infinity", negativeInfinity: "-Infinity", nan: "NaN")
     try encoder.encode(Run(machine: machine, sections: reports)).write(to: jsonURL)
 }
 exit(reports.count == (chosen.isEmpty ? sections.count : chosen.count) ? 0 : 1)

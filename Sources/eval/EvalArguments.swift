@@ -88,9 +88,9 @@ struct EvalArguments: Sendable {
             case "--min-grounded": thresholds.groundedRate = try share(flag)
             case "--today":
                 let text = try value(flag)
-                guard let day = Self.noon(of: text) else { throw .invalidValue(flag, text, expected: "a date as YYYY-MM-DD, such as 2026-11-29") }
+                guard let day = ReferenceDay(text) else { throw .invalidValue(flag, text, expected: "a date as YYYY-MM-DD, such as 2026-11-29") }
                 today = text
-                now = day
+                now = day.noon
             default: throw .unknownFlag(flag)
             }
         }
@@ -99,22 +99,8 @@ struct EvalArguments: Sendable {
         self.samples = samples.map { URL(fileURLWithPath: $0) } ?? SampleData.trailsSamples
         if today == nil, samples == nil {
             today = SampleData.trailsSamplesToday
-            now = Self.noon(of: SampleData.trailsSamplesToday)
+            now = ReferenceDay(SampleData.trailsSamplesToday)?.noon
         }
-    }
-
-    /// Noon on a `YYYY-MM-DD` day in `timeZone`, or nil when the text is not such a day.
-    /// Noon keeps the day (and its month) whatever the offset the index's dates use.
-    static func noon(of text: String, timeZone: TimeZone = .current) -> Date? {
-        let fields = text.split(separator: "-", omittingEmptySubsequences: false)
-        guard fields.count == 3, fields[0].count == 4, fields[1].count == 2, fields[2].count == 2,
-              fields.allSatisfy({ $0.allSatisfy(\.isASCII) && $0.allSatisfy(\.isNumber) }),
-              let year = Int(fields[0]), let month = Int(fields[1]), let day = Int(fields[2]) else { return nil }
-        var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = timeZone
-        guard let date = calendar.date(from: DateComponents(year: year, month: month, day: day, hour: 12)),
-              calendar.dateComponents([.year, .month, .day], from: date) == DateComponents(year: year, month: month, day: day) else { return nil }
-        return date
     }
 
     /// `--model` as given, or the default model in $LANTERN_MODELS_DIR or ./models.

@@ -38,20 +38,17 @@ let runner = EvaluationRunner(model: model, configuration: .init(
     repetitions: arguments.repetitions, seed: arguments.seed, now: { [now = arguments.now] in now ?? Date() }))
 FileHandle.standardError.write(Data("eval: \(samples.count) samples × \(arguments.repetitions) over \(corpus.count) items, guide \(arguments.guide.rawValue)\(arguments.today.map { ", today \($0)" } ?? ""), model \(arguments.model.lastPathComponent)\n".utf8))
 
-let results: [SampleResult]
+let report: EvaluationReport
 do {
-    results = try await runner.run(corpus: corpus, samples: samples) { result, done, total in
+    report = try await runner.report(
+        corpus: corpus, samples: samples,
+        files: .init(model: arguments.model.path, corpus: arguments.corpus.path, samples: arguments.samples.path),
+        today: arguments.today) { result, done, total in
         FileHandle.standardError.write(Data("[\(done)/\(total)] \(ProgressLine(result))\n".utf8))
     }
 } catch {
     fail("\(error)")
 }
-
-let report = EvaluationReport(settings: .init(
-    model: arguments.model.path, corpus: arguments.corpus.path, samples: arguments.samples.path,
-    guide: arguments.guide.rawValue, format: arguments.format == .compact ? "compact" : "structured",
-    contextWindow: (arguments.contextWindow ?? model.defaultContextWindow).tokens, repetitions: arguments.repetitions,
-    seed: arguments.seed, today: arguments.today), results: results)
 print(report.table())
 
 if let url = arguments.report {
