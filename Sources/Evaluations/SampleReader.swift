@@ -1,4 +1,5 @@
 import Foundation
+import SearchIndex
 
 /// Reads an evaluation dataset in JSON Lines, one `EvaluationSample` per line. Blank lines are
 /// skipped; ids must be unique, and every problem names its file and line.
@@ -7,29 +8,13 @@ public struct SampleReader: Sendable {
 
     /// Reads every sample of the file at `url`.
     public func samples(contentsOf url: URL) throws(SampleReaderError) -> [EvaluationSample] {
-        let text: String
-        do {
-            text = try String(contentsOf: url, encoding: .utf8)
-        } catch {
-            let reason = FileManager.default.fileExists(atPath: url.path) ? "not UTF-8 text or not readable" : "no such file"
-            throw SampleReaderError(path: url.path, line: 0, problem: .unreadableFile(reason: reason))
-        }
-        return try samples(fromText: text, path: url.path)
+        try samples(fromText: JSONLines.text(of: url, problem: SampleProblem.self), path: url.path)
     }
 
     /// Reads every sample of JSON Lines `text`; `path` only labels errors.
     public func samples(fromText text: String, path: String? = nil) throws(SampleReaderError) -> [EvaluationSample] {
-        var samples: [EvaluationSample] = []
-        var firstLines: [String: Int] = [:]
-        for (offset, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
-            let number = offset + 1
-            guard !line.allSatisfy(\.isWhitespace) else { continue }
-            let sample = try self.sample(fromLine: String(line), number: number, path: path)
-            if let first = firstLines[sample.id] {
-                throw SampleReaderError(path: path, line: number, problem: .duplicateIdentifier(sample.id, firstLine: first))
-            }
-            firstLines[sample.id] = number
-            samples.append(sample)
+        let samples = try JSONLines.records(in: text, path: path, identifier: \.id) { (line, number) throws(SampleReaderError) in
+            try sample(fromLine: line, number: number, path: path)
         }
         guard !samples.isEmpty else { throw SampleReaderError(path: path, line: 0, problem: .empty) }
         return samples
@@ -37,7 +22,7 @@ public struct SampleReader: Sendable {
 
     /// Reads one line; `number` and `path` label errors.
     public func sample(fromLine line: String, number: Int = 1, path: String? = nil) throws(SampleReaderError) -> EvaluationSample {
-        func fail(_ problem: SampleReaderError.Problem) -> SampleReaderError {
+        func fail(_ problem: SampleProblem) -> SampleReaderError {
             SampleReaderError(path: path, line: number, problem: problem)
         }
         let sample: EvaluationSample
@@ -54,7 +39,7 @@ public struct SampleReader: Sendable {
     }
 
     /// Turns a decoder's error into the field it is about and a sentence.
-    private static func problem(_ error: DecodingError) -> SampleReaderError.Problem {
+    private static func problem(_ error: DecodingError) -> SampleProblem {
         func field(_ path: [any CodingKey]) -> String {
             path.map { $0.intValue.map { "[\($0)]" } ?? $0.stringValue }.joined(separator: ".").replacingOccurrences(of: ".[", with: "[")
         }

@@ -103,7 +103,7 @@ import Testing
         #expect(page.attributeSet.textContent?.contains("<") == false)
         let pdfItem = try #require(try await index.fetchItems(identifiers: [special.appendingPathComponent("doc.pdf").path]).first)
         #expect(pdfItem.attributeSet.contentType == "com.adobe.pdf")
-        #expect(pdfItem.attributeSet.fileSize == Double(try Self.pdf("Hello pdfword from Lantern").count))
+        #expect(pdfItem.attributeSet.fileSize == Double(Self.pdf("Hello pdfword from Lantern").count))
 
         // Second pass: nothing changed; then one file changes size, one disappears.
         let second = try await source.refresh(into: index)

@@ -91,7 +91,7 @@ import Testing
     @Test func fullTextCountAgreesWithSQLite() async throws {
         let (_, replies, index) = try await run(["terms": ["waterfall"], "stages": [["stage": "count"]]])
         guard case .count(let count) = try #require(replies.last).content else { Issue.record("no count"); return }
-        let path = await index.fileURL.path
+        let path = index.fileURL.path
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/sqlite3")
         process.arguments = [path, "SELECT count(*) FROM fts WHERE fts MATCH 'waterfall'"]

@@ -19,36 +19,19 @@ public struct CorpusReader: Sendable {
 
     /// Reads every item of the file at `url`.
     public func items(contentsOf url: URL) throws(CorpusReaderError) -> [SearchableItem] {
-        let text: String
-        do {
-            text = try String(contentsOf: url, encoding: .utf8)
-        } catch {
-            let reason = FileManager.default.fileExists(atPath: url.path) ? "not UTF-8 text or not readable" : "no such file"
-            throw CorpusReaderError(path: url.path, line: 0, problem: .unreadableFile(reason: reason))
-        }
-        return try items(fromText: text, path: url.path)
+        try items(fromText: JSONLines.text(of: url, problem: CorpusProblem.self), path: url.path)
     }
 
     /// Reads every item of JSON Lines `text`; `path` only labels errors.
     public func items(fromText text: String, path: String? = nil) throws(CorpusReaderError) -> [SearchableItem] {
-        var items: [SearchableItem] = []
-        var firstLines: [String: Int] = [:]
-        for (offset, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
-            let number = offset + 1
-            guard !line.allSatisfy(\.isWhitespace) else { continue }
-            let item = try self.item(fromLine: String(line), number: number, path: path)
-            if let first = firstLines[item.uniqueIdentifier] {
-                throw CorpusReaderError(path: path, line: number, problem: .duplicateIdentifier(item.uniqueIdentifier, firstLine: first))
-            }
-            firstLines[item.uniqueIdentifier] = number
-            items.append(item)
+        try JSONLines.records(in: text, path: path, identifier: \.uniqueIdentifier) { (line, number) throws(CorpusReaderError) in
+            try item(fromLine: line, number: number, path: path)
         }
-        return items
     }
 
     /// Reads one line; `number` and `path` label errors.
     public func item(fromLine line: String, number: Int = 1, path: String? = nil) throws(CorpusReaderError) -> SearchableItem {
-        func fail(_ problem: CorpusReaderError.Problem) -> CorpusReaderError {
+        func fail(_ problem: CorpusProblem) -> CorpusReaderError {
             CorpusReaderError(path: path, line: number, problem: problem)
         }
         let value: CorpusValue
@@ -94,7 +77,7 @@ public struct CorpusReader: Sendable {
     }
 
     private func optionalString(_ value: CorpusValue?, field: String,
-                                fail: (CorpusReaderError.Problem) -> CorpusReaderError) throws(CorpusReaderError) -> String? {
+                                fail: (CorpusProblem) -> CorpusReaderError) throws(CorpusReaderError) -> String? {
         switch value {
         case nil, .null?: return nil
         case .string(let text)?: return text
@@ -104,7 +87,7 @@ public struct CorpusReader: Sendable {
 
     /// A standard attribute's value, checked against its kind; nil for JSON null (no value).
     private static func attributeValue(_ raw: CorpusValue, kind: AttributeKind, name: String,
-                                       fail: (CorpusReaderError.Problem) -> CorpusReaderError) throws(CorpusReaderError) -> AttributeValue? {
+                                       fail: (CorpusProblem) -> CorpusReaderError) throws(CorpusReaderError) -> AttributeValue? {
         let field = "attribute \"\(name)\""
         switch (kind, raw) {
         case (_, .null): return nil
@@ -131,7 +114,7 @@ public struct CorpusReader: Sendable {
 
     /// A custom value: its kind follows the JSON value; nil for JSON null.
     private static func customValue(_ raw: CorpusValue, name: String,
-                                    fail: (CorpusReaderError.Problem) -> CorpusReaderError) throws(CorpusReaderError) -> AttributeValue? {
+                                    fail: (CorpusProblem) -> CorpusReaderError) throws(CorpusReaderError) -> AttributeValue? {
         switch raw {
         case .null: return nil
         case .number(let number): return .number(number)
