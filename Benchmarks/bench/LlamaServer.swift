@@ -25,7 +25,7 @@ final class LlamaServer: @unchecked Sendable {
     init(model: URL, threads: Int, context: Int, chatTemplateFile: URL? = nil, logDirectory: URL) async throws {
         port = Int.random(in: 20000..<40000)
         logURL = logDirectory.appendingPathComponent("llama-server-\(port).log")
-        FileManager.default.createFile(atPath: logURL.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: logURL.path, contents: nil)
         let log = try FileHandle(forWritingTo: logURL)
         defer { try? log.close() }
         process = Process()

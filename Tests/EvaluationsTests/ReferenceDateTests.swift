@@ -8,10 +8,22 @@ import SearchIndex
 @Suite struct ReferenceDateTests {
     /// Noon UTC on a YYYY-MM-DD day.
     static func noon(_ day: String) throws -> Date {
-        let parts = day.split(separator: "-").compactMap { Int($0) }
-        var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = Scripted.utc
-        return try #require(calendar.date(from: DateComponents(year: parts[0], month: parts[1], day: parts[2], hour: 12)))
+        try #require(ReferenceDay(day, timeZone: Scripted.utc)).noon
+    }
+
+    @Test func aReferenceDayIsNoonOfThatDayInItsTimeZone() throws {
+        let day = try #require(ReferenceDay("2024-02-29", timeZone: Scripted.utc))
+        // 2024-02-29T12:00:00Z, counted by hand: 19,782 days after 1970-01-01, plus 12 hours
+        #expect(day.noon.timeIntervalSince1970 == 19_782 * 86_400 + 12 * 3_600)
+        #expect(day.text == "2024-02-29")
+        let tokyoZone = try #require(TimeZone(identifier: "Asia/Tokyo"))
+        let tokyo = try #require(ReferenceDay("2024-02-29", timeZone: tokyoZone))
+        #expect(day.noon.timeIntervalSince(tokyo.noon) == 9 * 3_600)
+    }
+
+    @Test(arguments: ["2023-02-29", "2024-13-01", "2024-1-01", "24-01-01", "2024-01-01T00:00", "2024/01/01", "", "２０２４-01-01"])
+    func notARealDayIsRefused(_ text: String) {
+        #expect(ReferenceDay(text) == nil)
     }
 
     static let thisMonth = Scripted.search(#"{"dates": {"attribute": "completionDate", "from": "this_month"}}"#)
