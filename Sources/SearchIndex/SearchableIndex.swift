@@ -144,6 +144,7 @@ public actor SearchableIndex {
         try writer.execute("SAVEPOINT lantern_write")
         do {
             try body(store)
+            try store.flushListCounts()
             if !inBatch { try store.flushWords() }
             try writer.execute("RELEASE lantern_write")
         } catch {
@@ -289,10 +290,11 @@ public actor SearchableIndex {
         try write { (store) throws(SearchIndexError) in
             for identifier in identifiers {
                 for rowid in try store.database.query("SELECT rowid FROM items WHERE identifier = ?", [.text(identifier)], { $0.integer(0) }) {
-                    // A corrupt row cannot return its words to FTS; drop its row and text so it stops surfacing.
-                    do { try store.deleteRow(rowid, identifier: identifier) } catch {
+                    // A corrupt row cannot return its words to FTS; drop its row and text so it
+                    // stops surfacing (`deleteRow` removed its list and custom values before failing).
+                    do throws(SearchIndexError) { try store.deleteRow(rowid, identifier: identifier) } catch {
+                        guard case .corruptStoredText = error else { throw error }
                         try store.database.run("DELETE FROM item_text WHERE rowid = ?", [.integer(rowid)])
-                        try store.database.run("DELETE FROM custom_values WHERE item = ?", [.integer(rowid)])
                         try store.database.run("DELETE FROM items WHERE rowid = ?", [.integer(rowid)])
                     }
                 }

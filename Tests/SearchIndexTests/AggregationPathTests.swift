@@ -121,4 +121,43 @@ import Testing
         #expect(years.map(\.count).reduce(0, +) == live.filter { $0.created != nil }.count)
         #expect(years.compactMap(\.value).reduce(0, +) == live.filter { $0.created != nil }.compactMap(\.size).reduce(0, +))
     }
+
+    /// Unfiltered keyword groups come from the counts every write keeps; after replaces, a failed
+    /// call, domain deletes, a rolled-back batch and a delete-all they equal the membership rows.
+    @Test func keptKeywordCountsEqualTheMembershipRows() async throws {
+        let folder = try TemporaryFolder()
+        let index = try folder.index()
+        let file = folder.url.appendingPathComponent("test.sqlite")
+        func check(_ step: String) async throws {
+            let kept = try await index.distinctValues(of: .keywords, limit: 1_000)
+            let database = try SQLiteDatabase(path: file.path, readOnly: true)
+            let rows = try database.query(
+                "SELECT lv.value, count(*) FROM list_values lv JOIN items i ON i.rowid = lv.item WHERE lv.attribute = 'keywords' GROUP BY lv.value") {
+                ($0.text(0) ?? "", Int($0.integer(1)))
+            }
+            #expect(Dictionary(uniqueKeysWithValues: kept.values.map { ($0.value.description, $0.count) })
+                    == Dictionary(uniqueKeysWithValues: rows.map { ($0.0, $0.1) }), "\(step)")
+        }
+        let notes = Self.notes.map { note in var note = note; note.expired = false; return note }
+        try await index.indexSearchableItems(Self.items(notes))
+        try await check("indexed")
+        var replaced = Self.items(Array(notes.prefix(40)))
+        for position in replaced.indices { replaced[position].attributeSet.keywords = ["k\(position % 4)", "fresh"] }
+        try await index.indexSearchableItems(replaced)
+        try await check("replaced")
+        var bad = Self.items([Self.note(1_000)])
+        bad[0].attributeSet[.rating] = .string("not a number")
+        await #expect(throws: SearchIndexError.self) { try await index.indexSearchableItems(Self.items([Self.note(1_001)]) + bad) }
+        try await check("failed call")
+        try await index.deleteSearchableItems(withIdentifiers: notes.filter { $0.id.hasSuffix("5") }.map(\.id))
+        try await check("deleted by identifier")
+        try await index.beginBatch()
+        try await index.indexSearchableItems(Self.items((2_000..<2_100).map(Self.note)))
+        try await index.deleteSearchableItems(withDomainIdentifiers: ["notes"])
+        try await index.endBatch(clientState: Data())
+        try await check("batch with a domain delete")
+        try await index.deleteAllSearchableItems()
+        try await check("deleted all")
+        #expect(try await index.distinctValues(of: .keywords).values.isEmpty)
+    }
 }

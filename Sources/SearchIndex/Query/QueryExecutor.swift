@@ -227,12 +227,13 @@ struct QueryExecutor {
         case let .column(_, kind) where kind == .strings:
             keyKind = .string
             let condition = try source(predicate, allowDriver: false).condition
-            // Every list_values row belongs to a live item (deletes and purges remove both), so
-            // with no filter and no statistic the grouping needs no `items` row: a walk of the
-            // attribute's part of the primary key, already in value order.
-            let join = statistic == nil && condition.sql == "1" ? "" : " JOIN items i ON i.rowid = lv.item"
-            select = SQLFragment("SELECT lv.value, count(*)\(statExpression.sql) FROM list_values lv\(join) WHERE lv.attribute = ? AND (\(condition.sql)) GROUP BY lv.value",
-                                 statExpression.bindings + [.text(attribute.rawValue)] + condition.bindings)
+            if statistic == nil && condition.sql == "1" {
+                // Over every item, the counts every write keeps (one row per distinct value).
+                select = SQLFragment("SELECT value, count FROM list_counts WHERE attribute = ?", [.text(attribute.rawValue)])
+            } else {
+                select = SQLFragment("SELECT lv.value, count(*)\(statExpression.sql) FROM list_values lv JOIN items i ON i.rowid = lv.item WHERE lv.attribute = ? AND (\(condition.sql)) GROUP BY lv.value",
+                                     statExpression.bindings + [.text(attribute.rawValue)] + condition.bindings)
+            }
         case let .column(column, kind):
             keyKind = kind
             let (from, condition, _) = try source(predicate)
