@@ -277,7 +277,7 @@ struct QueryExecutor {
                     "SELECT lantern_group_totals(\(day), \(value.sql)) FROM \(from.sql) WHERE +\(day) IS NOT NULL AND (\(condition.sql))",
                     value.bindings + from.bindings + condition.bindings) { $0.blob(0) ?? [] }.first ?? []
                 guard let decoded = GroupTotalsAccumulator.decode(blob) else {
-                    throw .database(message: "the day totals of \(attribute) came back malformed (\(blob.count) bytes)", code: 0, sql: "lantern_group_totals")
+                    throw .database(message: "the day totals of \(attribute) came back malformed (\(blob.count) bytes, not whole records): a Lantern bug; please report it", code: 0, sql: "lantern_group_totals")
                 }
                 days = decoded
             } else {
