@@ -160,4 +160,20 @@ import Testing
         try await check("deleted all")
         #expect(try await index.distinctValues(of: .keywords).values.isEmpty)
     }
+
+    /// Day keys near the first one and far from it (centuries apart, before and after) all keep
+    /// exact totals through the blob SQLite hands back.
+    @Test func groupTotalsKeepNearAndFarKeys() throws {
+        let accumulator = GroupTotalsAccumulator()
+        var expected: [Int64: GroupTotals] = [:]
+        let keys: [Int64] = [19_000, 19_001, 19_000, 14_905, 14_904, 35_000, -25_567, 19_000 + 12_287, 19_000 + 12_288]
+        for (number, key) in keys.enumerated() {
+            let value: Double? = number % 3 == 2 ? nil : Double(number) / 2
+            accumulator.add(key: key, value: value)
+            expected[key, default: GroupTotals()].add(value)
+        }
+        #expect(accumulator.groups == expected)
+        #expect(GroupTotalsAccumulator.decode(accumulator.encoded()) == expected)
+        #expect(GroupTotalsAccumulator.decode([1, 2, 3]) == nil)
+    }
 }

@@ -37,14 +37,43 @@ struct GroupTotals: Equatable {
 /// hashing them during a plain scan is the cheap way, and it still happens inside the query —
 /// no row leaves SQLite. The result is one blob (`encoded()`), read back with `decode(_:)`.
 final class GroupTotalsAccumulator {
-    private(set) var groups: [Int64: GroupTotals] = [:]
+    /// Keys near the first one (day numbers of the same era) index an array, which costs a
+    /// subtraction per row instead of a hash; the rest go to a dictionary.
+    private var firstKey: Int64?
+    private var near: [GroupTotals] = []
+    private var far: [Int64: GroupTotals] = [:]
+    static let nearBefore: Int64 = 4_096, nearSpan: Int64 = 16_384
 
     func add(key: Int64, value: Double?) {
-        groups[key, default: GroupTotals()].add(value)
+        let base: Int64
+        if let firstKey { base = firstKey - Self.nearBefore } else {
+            firstKey = key
+            base = key - Self.nearBefore
+        }
+        let offset = key &- base
+        guard offset >= 0, offset < Self.nearSpan else {
+            far[key, default: GroupTotals()].add(value)
+            return
+        }
+        let position = Int(offset)
+        if position >= near.count { near.append(contentsOf: repeatElement(GroupTotals(), count: position - near.count + 1)) }
+        near[position].add(value)
+    }
+
+    /// The totals per key (keys with no row are absent).
+    var groups: [Int64: GroupTotals] {
+        var groups = far
+        if let firstKey {
+            for (position, totals) in near.enumerated() where totals.count > 0 {
+                groups[firstKey - Self.nearBefore + Int64(position)] = totals
+            }
+        }
+        return groups
     }
 
     /// Per key: key, count, sum, valueCount, minimum, maximum (NaN for none), 8 bytes each, little endian.
     func encoded() -> [UInt8] {
+        let groups = self.groups
         var bytes: [UInt8] = []
         bytes.reserveCapacity(groups.count * Self.recordSize)
         func append(_ bits: UInt64) { withUnsafeBytes(of: bits.littleEndian) { bytes.append(contentsOf: $0) } }
