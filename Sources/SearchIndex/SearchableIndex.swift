@@ -93,7 +93,8 @@ public actor SearchableIndex {
     /// pass, just before it commits. (Into a large index, a smaller batch is cheaper to add item by
     /// item than to rebuild every index over.) Indexes still empty at that point (attributes the
     /// batch has not used so far, e.g. latitude in a batch of notes) are kept and filled item by
-    /// item, since building an index scans every row however few it ends up holding. All of it is inside the batch's transaction, so a
+    /// item, since building an index scans every row however few it ends up holding. FTS5 stops
+    /// merging meanwhile and merges once at the end (`IndexSchema.ftsBulkLoadSettings`). All of it is inside the batch's transaction, so a
     /// process killed mid-batch still leaves the index as before, and readers keep using the
     /// committed indexes meanwhile.
     static let bulkLoadThreshold = 5_000
@@ -108,7 +109,8 @@ public actor SearchableIndex {
                 for index in IndexSchema.secondaryIndexes where try !writer.query(index.probe, [], { _ in true }).isEmpty {
                     droppedIndexes.append(index)
                 }
-                try writer.execute(droppedIndexes.map { "DROP INDEX IF EXISTS \"\($0.name)\";" }.joined(separator: " "))
+                try writer.execute(droppedIndexes.map { "DROP INDEX IF EXISTS \"\($0.name)\";" }.joined(separator: " ")
+                                   + IndexSchema.ftsBulkLoadSettings)
             }
         }
         try write { (store) throws(SearchIndexError) in
@@ -144,6 +146,7 @@ public actor SearchableIndex {
         try writer.execute("SAVEPOINT lantern_write")
         do {
             try body(store)
+            try store.flushListCounts()
             if !inBatch { try store.flushWords() }
             try writer.execute("RELEASE lantern_write")
         } catch {
@@ -208,7 +211,7 @@ public actor SearchableIndex {
         try flushBatchWords()
         if bulkLoading {
             try rollingBackBatchOnFailure { () throws(SearchIndexError) in
-                try writer.execute(droppedIndexes.map(\.sql).joined(separator: " "))
+                try writer.execute(IndexSchema.ftsBulkLoadFinish + droppedIndexes.map(\.sql).joined(separator: " "))
             }
         }
         try writer.run("INSERT OR REPLACE INTO meta(key, value) VALUES('clientState', ?)", [.blob(Array(clientState))])
@@ -289,10 +292,11 @@ public actor SearchableIndex {
         try write { (store) throws(SearchIndexError) in
             for identifier in identifiers {
                 for rowid in try store.database.query("SELECT rowid FROM items WHERE identifier = ?", [.text(identifier)], { $0.integer(0) }) {
-                    // A corrupt row cannot return its words to FTS; drop its row and text so it stops surfacing.
-                    do { try store.deleteRow(rowid, identifier: identifier) } catch {
+                    // A corrupt row cannot return its words to FTS; drop its row and text so it
+                    // stops surfacing (`deleteRow` removed its list and custom values before failing).
+                    do throws(SearchIndexError) { try store.deleteRow(rowid, identifier: identifier) } catch {
+                        guard case .corruptStoredText = error else { throw error }
                         try store.database.run("DELETE FROM item_text WHERE rowid = ?", [.integer(rowid)])
-                        try store.database.run("DELETE FROM custom_values WHERE item = ?", [.integer(rowid)])
                         try store.database.run("DELETE FROM items WHERE rowid = ?", [.integer(rowid)])
                     }
                 }

@@ -31,6 +31,32 @@ import Testing
         return (Set(names), integrity)
     }
 
+    /// How many segments the FTS5 index has (from its structure record: a 4-byte cookie, then
+    /// varints for the level and segment counts), after FTS5's own integrity check, and its
+    /// merge settings.
+    static func fullTextSegmentsAndSettings(_ file: URL) throws -> (Int, [String: Int]) {
+        let database = try SQLiteDatabase(path: file.path, readOnly: false)
+        try database.execute("INSERT INTO fts(fts) VALUES('integrity-check')")
+        let structure = try database.query("SELECT block FROM fts_data WHERE id = 10") { $0.blob(0) ?? [] }.first ?? []
+        var offset = 4
+        func varint() -> Int {
+            var value = 0
+            while offset < structure.count {
+                let byte = structure[offset]
+                offset += 1
+                value = value << 7 | Int(byte & 0x7F)
+                if byte & 0x80 == 0 { break }
+            }
+            return value
+        }
+        _ = varint()
+        let segments = varint()
+        let settings = try database.query("SELECT k, v FROM fts_config WHERE k IN ('automerge', 'crisismerge')") {
+            ($0.text(0) ?? "", Int($0.integer(1)))
+        }
+        return (segments, Dictionary(uniqueKeysWithValues: settings))
+    }
+
     @Test func largeBatchRebuildsIndexesAndAnswersLikeSmallWrites() async throws {
         let count = SearchableIndex.bulkLoadThreshold + 500
         let folder = try TemporaryFolder()
@@ -62,6 +88,10 @@ import Testing
 
         let (names, integrity) = try Self.indexNamesAndIntegrity(bulk.fileURL)
         #expect(integrity == ["ok"])
+        // FTS5 merged once at the end: one segment, sound, with its default merge settings back.
+        let (segments, settings) = try Self.fullTextSegmentsAndSettings(bulk.fileURL)
+        #expect(segments == 1)
+        #expect(settings == ["automerge": 4, "crisismerge": 16])
         let expected = Set(IndexSchema.secondaryIndexes.map(\.name))
         #expect(expected.isSubset(of: names), "missing: \(expected.subtracting(names))")
         #expect(try Self.indexNamesAndIntegrity(small.fileURL).0 == names)
@@ -87,7 +117,8 @@ import Testing
         }
         #expect(try await bulk.count() == count - 1)
         for aggregation: SearchAggregation in [.groupBy(.rating), .groupByDate(.contentCreationDate, unit: .month),
-                                               .groupBy(effortAttribute), .statistic(.sum, .fileSize)] {
+                                               .groupBy(effortAttribute), .statistic(.sum, .fileSize), .groupBy(.keywords),
+                                               .groupByDate(.contentCreationDate, unit: .week, statistic: GroupStatistic(.average, of: .rating))] {
             #expect(try await bulk.aggregate(aggregation) == (try await small.aggregate(aggregation)), "\(aggregation)")
         }
         let fetched = try await bulk.fetchItems(identifiers: ["n10"])

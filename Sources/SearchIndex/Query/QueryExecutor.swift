@@ -187,8 +187,11 @@ struct QueryExecutor {
         case let .statistic(statistic, attribute):
             let (from, condition, _) = try source(predicate)
             let expression = try compiler.numericExpression(attribute)
-            let sql = "SELECT \(Self.function(statistic))(\(expression.sql)), count(\(expression.sql)) FROM \(from.sql) WHERE \(condition.sql)"
-            let row = try database.query(sql, expression.bindings + expression.bindings + from.bindings + condition.bindings) { row in
+            // Only items with a value matter (the functions skip NULLs); saying so lets SQLite answer
+            // from the attribute's partial index, a narrow covering walk, instead of reading every
+            // wide `items` row for one number.
+            let sql = "SELECT \(Self.function(statistic))(\(expression.sql)), count(\(expression.sql)) FROM \(from.sql) WHERE \(expression.sql) IS NOT NULL AND (\(condition.sql))"
+            let row = try database.query(sql, expression.bindings + expression.bindings + from.bindings + expression.bindings + condition.bindings) { row in
                 (row.isNull(0) ? nil : row.double(0), Int(row.integer(1)))
             }.first
             return .statistic(row?.0, count: row?.1 ?? 0)
@@ -224,8 +227,13 @@ struct QueryExecutor {
         case let .column(_, kind) where kind == .strings:
             keyKind = .string
             let condition = try source(predicate, allowDriver: false).condition
-            select = SQLFragment("SELECT lv.value, count(*)\(statExpression.sql) FROM list_values lv JOIN items i ON i.rowid = lv.item WHERE lv.attribute = ? AND (\(condition.sql)) GROUP BY lv.value",
-                                 statExpression.bindings + [.text(attribute.rawValue)] + condition.bindings)
+            if statistic == nil && condition.sql == "1" {
+                // Over every item, the counts every write keeps (one row per distinct value).
+                select = SQLFragment("SELECT value, count FROM list_counts WHERE attribute = ?", [.text(attribute.rawValue)])
+            } else {
+                select = SQLFragment("SELECT lv.value, count(*)\(statExpression.sql) FROM list_values lv JOIN items i ON i.rowid = lv.item WHERE lv.attribute = ? AND (\(condition.sql)) GROUP BY lv.value",
+                                     statExpression.bindings + [.text(attribute.rawValue)] + condition.bindings)
+            }
         case let .column(column, kind):
             keyKind = kind
             let (from, condition, _) = try source(predicate)
@@ -254,47 +262,52 @@ struct QueryExecutor {
 
     private func groupByDate(_ attribute: SearchableItemAttribute, unit: DateGroupingUnit, statistic: GroupStatistic?,
                              where predicate: QueryPredicate) throws(SearchIndexError) -> AggregationResult {
-        // Without a statistic only the count is computed: over a million rows, each extra
-        // aggregate function per row costs as much as the walk itself.
-        var parts = "count(*)"
-        var partBindings: [SQLiteValue] = []
-        if let statistic {
-            let value = try compiler.numericExpression(statistic.attribute)
-            parts += ", total(\(value.sql)), count(\(value.sql)), min(\(value.sql)), max(\(value.sql))"
-            partBindings = value.bindings + value.bindings + value.bindings + value.bindings
-        }
-        let select: SQLFragment
+        let value = try statistic.map { (statistic) throws(SearchIndexError) in try compiler.numericExpression(statistic.attribute) }
+        var days: [Int64: GroupTotals] = [:]
         switch try compiler.resolve(attribute) {
         case let .column(_, kind) where kind == .date:
             let day = "i.\"\(IndexSchema.dayColumn(attribute))\""
             let (from, condition, _) = try source(predicate)
-            select = SQLFragment("SELECT \(day), \(parts) FROM \(from.sql) WHERE \(day) IS NOT NULL AND (\(condition.sql)) GROUP BY \(day)",
-                                 partBindings + from.bindings + condition.bindings)
+            if let value {
+                // A statistic needs each item's row: one scan of `items` hashing days
+                // (`GroupTotalsAccumulator`) beats walking the day index and reading every row by
+                // rowid, or sorting a million rows for GROUP BY. `+` keeps the planner off the day
+                // index for the mere presence test; other filters still pick their indexes.
+                let blob = try database.query(
+                    "SELECT lantern_group_totals(\(day), \(value.sql)) FROM \(from.sql) WHERE +\(day) IS NOT NULL AND (\(condition.sql))",
+                    value.bindings + from.bindings + condition.bindings) { $0.blob(0) ?? [] }.first ?? []
+                guard let decoded = GroupTotalsAccumulator.decode(blob) else {
+                    throw .database(message: "the day totals of \(attribute) came back malformed (\(blob.count) bytes, not whole records): a Lantern bug; please report it", code: 0, sql: "lantern_group_totals")
+                }
+                days = decoded
+            } else {
+                // Only the count: a walk of the (day, date) index, which is narrow and in day order.
+                let rows = try database.query("SELECT \(day), count(*) FROM \(from.sql) WHERE \(day) IS NOT NULL AND (\(condition.sql)) GROUP BY \(day)",
+                                              from.bindings + condition.bindings) { ($0.integer(0), Int($0.integer(1))) }
+                for (key, count) in rows { days[key] = GroupTotals(count: count) }
+            }
         case let .custom(key, kind) where kind == .date:
             let condition = try source(predicate, allowDriver: false).condition
-            select = SQLFragment("SELECT cv.day, \(parts) FROM custom_values cv JOIN items i ON i.rowid = cv.item WHERE cv.key = ? AND cv.day IS NOT NULL AND (\(condition.sql)) GROUP BY cv.day",
-                                 partBindings + [.text(key)] + condition.bindings)
+            var statisticColumns = "", valueBindings: [SQLiteValue] = []
+            if let value {
+                statisticColumns = ", total(\(value.sql)), count(\(value.sql)), min(\(value.sql)), max(\(value.sql))"
+                valueBindings = value.bindings + value.bindings + value.bindings + value.bindings
+            }
+            let rows = try database.query(
+                "SELECT cv.day, count(*)\(statisticColumns) FROM custom_values cv JOIN items i ON i.rowid = cv.item WHERE cv.key = ? AND cv.day IS NOT NULL AND (\(condition.sql)) GROUP BY cv.day",
+                valueBindings + [.text(key)] + condition.bindings) { row in
+                (row.integer(0), GroupTotals(count: Int(row.integer(1)), sum: value == nil ? 0 : row.double(2),
+                                             valueCount: value == nil ? 0 : Int(row.integer(3)),
+                                             minimum: value == nil || row.isNull(4) ? nil : row.double(4),
+                                             maximum: value == nil || row.isNull(5) ? nil : row.double(5)))
+            }
+            for (key, totals) in rows { days[key] = totals }
         default:
             throw .unsupportedOperation("grouping \(attribute) by \(unit): it is not a date attribute")
         }
-        struct Bucket { var count = 0; var sum = 0.0; var valueCount = 0; var minimum: Double?; var maximum: Double? }
-        var buckets: [Int64: Bucket] = [:]
-        // Days are few (one row per distinct day); rolling them up to weeks, months or years is exact.
-        let hasStatistic = statistic != nil
-        let days = try database.query(select.sql, select.bindings) { row in
-            (row.integer(0), Int(row.integer(1)), hasStatistic ? row.double(2) : 0, hasStatistic ? Int(row.integer(3)) : 0,
-             !hasStatistic || row.isNull(4) ? nil : row.double(4), !hasStatistic || row.isNull(5) ? nil : row.double(5))
-        }
-        for (day, count, sum, valueCount, minimum, maximum) in days {
-            let start = DayNumber.bucketStart(day, unit: unit)
-            var bucket = buckets[start] ?? Bucket()
-            bucket.count += count
-            bucket.sum += sum
-            bucket.valueCount += valueCount
-            if let minimum { bucket.minimum = Swift.min(bucket.minimum ?? minimum, minimum) }
-            if let maximum { bucket.maximum = Swift.max(bucket.maximum ?? maximum, maximum) }
-            buckets[start] = bucket
-        }
+        // Days are few (one entry per distinct day); rolling them up to weeks, months or years is exact.
+        var buckets: [Int64: GroupTotals] = [:]
+        for (day, totals) in days { buckets[DayNumber.bucketStart(day, unit: unit), default: GroupTotals()].merge(totals) }
         let groups = buckets.keys.sorted().compactMap { start -> AggregationGroup? in
             guard let bucket = buckets[start] else { return nil }
             var value: Double?

@@ -26,6 +26,13 @@ final class ItemStore {
     /// a transaction's or a batch's run, and both start with none).
     private var flushGeneration = 0
     private let statements: Statements
+    /// Changes to `list_counts` made by the current write call, keyed by attribute and value;
+    /// `flushListCounts()` applies them before the call's savepoint is released.
+    private var listCountChanges: [ListValue: Int] = [:]
+
+    private struct ListValue: Hashable {
+        var attribute: String, value: String
+    }
 
     /// Inside a batch, words are handed to FTS5 once this many items are waiting (about 12 MiB of
     /// text for notes of ~600 bytes, within `IndexSchema.ftsHashSize`).
@@ -38,7 +45,7 @@ final class ItemStore {
 
     /// The write path's statements, prepared once, so no row pays for finding its SQL.
     private struct Statements {
-        let insertItem, findItem, insertCustomValue, insertText, insertWords: SQLiteStatement
+        let insertItem, findItem, insertCustomValue, insertText, insertWords, addListCount: SQLiteStatement
 
         init(_ database: SQLiteDatabase) throws(SearchIndexError) {
             insertItem = try database.prepare(ItemStore.insertSQL)
@@ -46,6 +53,10 @@ final class ItemStore {
             insertCustomValue = try database.prepare("INSERT INTO custom_values(item, key, position, text, number, day) VALUES(?, ?, ?, ?, ?, ?)")
             insertText = try database.prepare("INSERT INTO item_text(rowid, data) VALUES(?, ?)")
             insertWords = try database.prepare("INSERT INTO fts(rowid, title, extra, body) VALUES(?, ?, ?, ?)")
+            addListCount = try database.prepare("""
+                INSERT INTO list_counts(attribute, value, count) VALUES(?, ?, ?)
+                ON CONFLICT(attribute, value) DO UPDATE SET count = count + excluded.count
+                """)
         }
     }
 
@@ -68,6 +79,9 @@ final class ItemStore {
         get { State(customKeys: customKeys, wordUndoCount: wordUndoLog.count, flushGeneration: flushGeneration) }
         set {
             customKeys = newValue.customKeys
+            // A snapshot is taken where no count changes are pending (each write call applies its
+            // own), so restoring one drops those of the call being rolled back.
+            listCountChanges.removeAll()
             guard newValue.flushGeneration == flushGeneration else {
                 pendingWords.removeAll()
                 wordUndoLog.removeAll()
@@ -95,6 +109,19 @@ final class ItemStore {
         pendingWords.removeAll()
         wordUndoLog.removeAll()
         flushGeneration += 1
+    }
+
+    /// Applies the write call's changes of list-value counts (one statement per distinct value,
+    /// so a thousand notes sharing fifty keywords cost fifty), dropping values no item holds.
+    func flushListCounts() throws(SearchIndexError) {
+        guard !listCountChanges.isEmpty else { return }
+        var removed = false
+        for (key, change) in listCountChanges where change != 0 {
+            try statements.addListCount.run([.text(key.attribute), .text(key.value), .integer(Int64(change))])
+            removed = removed || change < 0
+        }
+        listCountChanges.removeAll()
+        if removed { try database.run("DELETE FROM list_counts WHERE count <= 0") }
     }
 
     static func loadCustomKeys(_ database: SQLiteDatabase) throws(SearchIndexError) -> [String: CustomKeyRecord] {
@@ -221,7 +248,10 @@ final class ItemStore {
         guard !elements.isEmpty else { return }
         var bindings: [SQLiteValue] = []
         bindings.reserveCapacity(elements.count * 3)
-        for element in elements { bindings += [.text(attribute.rawValue), .text(element), .integer(rowid)] }
+        for element in elements {
+            bindings += [.text(attribute.rawValue), .text(element), .integer(rowid)]
+            listCountChanges[ListValue(attribute: attribute.rawValue, value: element), default: 0] += 1
+        }
         let rows = Array(repeating: "(?, ?, ?)", count: elements.count).joined(separator: ", ")
         try database.statement("INSERT OR IGNORE INTO list_values(attribute, value, item) VALUES \(rows)").run(bindings)
     }
@@ -259,9 +289,23 @@ final class ItemStore {
         return result
     }
 
-    /// Deletes one item and every trace of it: its row, list and custom values, stored text and
-    /// the words in the full-text index.
+    /// Deletes one item and every trace of it: its list and custom values, stored text, the words
+    /// in the full-text index and its row. List and custom values go first, so that when the
+    /// stored text turns out corrupt (and this throws) they are already gone and the caller only
+    /// has to remove the text and the row.
     func deleteRow(_ rowid: Int64, identifier: String) throws(SearchIndexError) {
+        let lists = try database.query(Self.listSelectSQL, [.integer(rowid)]) { row in
+            (0..<Self.listColumns.count).map { row.text($0) }
+        }.first ?? []
+        for (attribute, joined) in zip(Self.listColumns, lists) {
+            guard let joined else { continue }
+            for element in Set(joined.split(separator: IndexSchema.listSeparator).map(String.init)) {
+                try database.run("DELETE FROM list_values WHERE attribute = ? AND value = ? AND item = ?",
+                                 [.text(attribute.rawValue), .text(element), .integer(rowid)])
+                if database.changes > 0 { listCountChanges[ListValue(attribute: attribute.rawValue, value: element), default: 0] -= 1 }
+            }
+        }
+        try database.run("DELETE FROM custom_values WHERE item = ?", [.integer(rowid)])
         if pendingWords[rowid] != nil {
             setPendingWords(nil, for: rowid)
             // Its words never reached FTS5.
@@ -274,17 +318,6 @@ final class ItemStore {
                              [.integer(rowid), .text(parts[0]), .text(parts[1]), .text(parts[2])])
             try database.run("DELETE FROM item_text WHERE rowid = ?", [.integer(rowid)])
         }
-        let lists = try database.query(Self.listSelectSQL, [.integer(rowid)]) { row in
-            (0..<Self.listColumns.count).map { row.text($0) }
-        }.first ?? []
-        for (attribute, joined) in zip(Self.listColumns, lists) {
-            guard let joined else { continue }
-            for element in Set(joined.split(separator: IndexSchema.listSeparator).map(String.init)) {
-                try database.run("DELETE FROM list_values WHERE attribute = ? AND value = ? AND item = ?",
-                                 [.text(attribute.rawValue), .text(element), .integer(rowid)])
-            }
-        }
-        try database.run("DELETE FROM custom_values WHERE item = ?", [.integer(rowid)])
         try database.run("DELETE FROM items WHERE rowid = ?", [.integer(rowid)])
     }
 
@@ -309,8 +342,9 @@ final class ItemStore {
 
     func deleteAll() throws(SearchIndexError) {
         for rowid in Array(pendingWords.keys) { setPendingWords(nil, for: rowid) }
+        listCountChanges.removeAll()
         try database.execute("""
-            DELETE FROM items; DELETE FROM item_text; DELETE FROM list_values; DELETE FROM custom_values;
+            DELETE FROM items; DELETE FROM item_text; DELETE FROM list_values; DELETE FROM list_counts; DELETE FROM custom_values;
             INSERT INTO fts(fts) VALUES('delete-all');
             """)
     }
