@@ -12,8 +12,13 @@ final class SQLiteDatabase {
     let path: String
     private var statementCache: [String: SQLiteStatement] = [:]
 
+    /// Process-wide settings, applied once before the first open: no memory-usage statistics
+    /// (Lantern never reads them, and their global lock showed in indexing profiles).
+    private static let configured: Void = { _ = lantern_sqlite3_disable_memory_statistics() }()
+
     /// Opens (creating when `readOnly` is false) the database at `path`.
     init(path: String, readOnly: Bool) throws(SearchIndexError) {
+        _ = Self.configured
         var pointer: OpaquePointer?
         let flags = (readOnly ? SQLITE_OPEN_READONLY : (SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE))
             | SQLITE_OPEN_NOMUTEX
