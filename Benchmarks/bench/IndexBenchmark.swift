@@ -60,6 +60,33 @@ enum IndexBenchmark {
         }
     }
 
+    /// Indexes `notes` into `index` in one batch, in chunks of 1,000: how the index section
+    /// builds its file and the searchtool section its own when it cannot reuse that one.
+    static func indexNotes(_ notes: [Note], into index: SearchableIndex, effortKey: CustomAttributeKey?, clientState: String) async throws {
+        try await index.beginBatch()
+        var chunk: [SearchableItem] = []
+        chunk.reserveCapacity(1_000)
+        for note in notes {
+            var set = SearchableItemAttributeSet(contentType: "public.text")
+            set.title = note.title
+            set.textContent = note.body
+            set.keywords = note.keywords
+            set.contentCreationDate = Date(timeIntervalSince1970: note.created)
+            set.contentModificationDate = Date(timeIntervalSince1970: note.modified)
+            set.dueDate = Date(timeIntervalSince1970: note.due)
+            set.rating = note.rating
+            set.fileSize = note.size
+            if let effortKey { set.setValue(.number(note.effort), forCustomKey: effortKey) }
+            chunk.append(SearchableItem(uniqueIdentifier: note.id, domainIdentifier: "notes", attributeSet: set))
+            if chunk.count == 1_000 {
+                try await index.indexSearchableItems(chunk)
+                chunk.removeAll(keepingCapacity: true)
+            }
+        }
+        try await index.indexSearchableItems(chunk)
+        try await index.endBatch(clientState: Data(clientState.utf8))
+    }
+
     static func percentile(_ samples: [Double], _ p: Double) -> Double {
         let sorted = samples.sorted()
         guard !sorted.isEmpty else { return 0 }
@@ -120,28 +147,7 @@ enum IndexBenchmark {
         let index = try SearchableIndex(url: indexFile, timeZone: TimeZone(identifier: "UTC") ?? .current)
         let cpuBefore = processCPUSeconds()
         let indexingMs = try await milliseconds {
-            try await index.beginBatch()
-            var chunk: [SearchableItem] = []
-            chunk.reserveCapacity(1_000)
-            for note in notes {
-                var set = SearchableItemAttributeSet(contentType: "public.text")
-                set.title = note.title
-                set.textContent = note.body
-                set.keywords = note.keywords
-                set.contentCreationDate = Date(timeIntervalSince1970: note.created)
-                set.contentModificationDate = Date(timeIntervalSince1970: note.modified)
-                set.dueDate = Date(timeIntervalSince1970: note.due)
-                set.rating = note.rating
-                set.fileSize = note.size
-                if let effortKey { set.setValue(.number(note.effort), forCustomKey: effortKey) }
-                chunk.append(SearchableItem(uniqueIdentifier: note.id, domainIdentifier: "notes", attributeSet: set))
-                if chunk.count == 1_000 {
-                    try await index.indexSearchableItems(chunk)
-                    chunk.removeAll(keepingCapacity: true)
-                }
-            }
-            try await index.indexSearchableItems(chunk)
-            try await index.endBatch(clientState: Data("bench".utf8))
+            try await indexNotes(notes, into: index, effortKey: effortKey, clientState: "bench")
         }
         let indexingCPUSeconds = processCPUSeconds() - cpuBefore
         try await index.checkpoint()

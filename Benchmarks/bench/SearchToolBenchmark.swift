@@ -98,24 +98,7 @@ enum SearchToolBenchmark {
         if try await holdsTheNotes(index, clientState: "searchtool-bench") { return (index, "kept from an earlier run of this section") }
         FileHandle.standardError.write(Data("bench: building a \(count)-item notes index for the searchtool section…\n".utf8))
         try await index.deleteAllSearchableItems()
-        try await index.beginBatch()
-        var chunk: [SearchableItem] = []
-        for note in IndexBenchmark.notes(count: count) {
-            var set = SearchableItemAttributeSet(contentType: "public.text")
-            set.title = note.title
-            set.textContent = note.body
-            set.keywords = note.keywords
-            set.contentCreationDate = Date(timeIntervalSince1970: note.created)
-            set.rating = note.rating
-            set.fileSize = note.size
-            chunk.append(SearchableItem(uniqueIdentifier: note.id, domainIdentifier: "notes", attributeSet: set))
-            if chunk.count == 1_000 {
-                try await index.indexSearchableItems(chunk)
-                chunk.removeAll(keepingCapacity: true)
-            }
-        }
-        try await index.indexSearchableItems(chunk)
-        try await index.endBatch(clientState: Data("searchtool-bench".utf8))
+        try await IndexBenchmark.indexNotes(IndexBenchmark.notes(count: count), into: index, effortKey: nil, clientState: "searchtool-bench")
         try await index.checkpoint()
         return (index, "built by this section")
     }
