@@ -50,6 +50,8 @@ public actor SearchableIndex {
         fileURL = url
         self.timeZone = timeZone
         writer = try SQLiteDatabase(path: url.path, readOnly: false)
+        // Only a new, empty file takes the page size (`IndexSchema.pageSize`); WAL fixes it after.
+        try writer.execute("PRAGMA page_size = \(IndexSchema.pageSize);")
         try writer.execute("""
             PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA cache_size = -131072;
             PRAGMA temp_store = MEMORY; PRAGMA mmap_size = 1073741824;

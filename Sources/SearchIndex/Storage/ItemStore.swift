@@ -29,6 +29,8 @@ final class ItemStore {
     /// Changes to `list_counts` made by the current write call, keyed by attribute and value;
     /// `flushListCounts()` applies them before the call's savepoint is released.
     private var listCountChanges: [ListValue: Int] = [:]
+    /// `INSERT INTO list_values` statements by number of rows (one row per element of a list).
+    private var listInsertStatements: [Int: SQLiteStatement] = [:]
 
     private struct ListValue: Hashable {
         var attribute: String, value: String
@@ -252,8 +254,15 @@ final class ItemStore {
             bindings += [.text(attribute.rawValue), .text(element), .integer(rowid)]
             listCountChanges[ListValue(attribute: attribute.rawValue, value: element), default: 0] += 1
         }
-        let rows = Array(repeating: "(?, ?, ?)", count: elements.count).joined(separator: ", ")
-        try database.statement("INSERT OR IGNORE INTO list_values(attribute, value, item) VALUES \(rows)").run(bindings)
+        try listInsertStatement(rows: elements.count).run(bindings)
+    }
+
+    private func listInsertStatement(rows: Int) throws(SearchIndexError) -> SQLiteStatement {
+        if let statement = listInsertStatements[rows] { return statement }
+        let values = Array(repeating: "(?, ?, ?)", count: rows).joined(separator: ", ")
+        let statement = try database.prepare("INSERT OR IGNORE INTO list_values(attribute, value, item) VALUES \(values)")
+        listInsertStatements[rows] = statement
+        return statement
     }
 
     private func insertCustom(_ key: String, _ rowid: Int64, position: Int = 0, text: String? = nil, number: Double? = nil,
