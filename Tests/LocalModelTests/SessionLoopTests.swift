@@ -195,8 +195,9 @@ struct SessionLoopTests {
         let grammars = model.parameters.map(\.grammar?.activation)
         #expect(grammars.count == 2)
         #expect(grammars[0] == .immediate)
-        if case .lazy(let patterns, _)? = grammars[1] {
-            #expect(patterns.first?.contains("<tool_call>") == true)
+        if case .lazy(let trigger, let includesTrigger, _)? = grammars[1] {
+            #expect(trigger == "<tool_call>")
+            #expect(includesTrigger)
         } else {
             Issue.record("second round should use the lazy grammar, got \(String(describing: grammars[1]))")
         }

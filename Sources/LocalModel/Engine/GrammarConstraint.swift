@@ -7,10 +7,12 @@ public struct GrammarConstraint: Sendable, Hashable {
     public enum Activation: Sendable, Hashable {
         /// Constrains from the first generated token.
         case immediate
-        /// Waits for a trigger. Patterns are regular expressions matched from the start of the
-        /// output; the grammar is fed the text from the pattern's first capture group on.
-        /// Tokens trigger when generated (for vocabularies where the trigger is one token).
-        case lazy(patterns: [String], tokens: [Token])
+        /// Waits for `trigger`, a literal text, to appear in the output. When
+        /// `grammarIncludesTrigger`, the grammar is fed the output from the trigger on (its root
+        /// begins with the trigger, as a tool call's begins with `<tool_call>`); otherwise from
+        /// after the trigger and any whitespace (Qwen3's `</think>`). `tokens` trigger when
+        /// generated, for vocabularies that spell the trigger as one token.
+        case lazy(trigger: String, grammarIncludesTrigger: Bool, tokens: [Token])
     }
 
     public var gbnf: String
@@ -26,16 +28,6 @@ public struct GrammarConstraint: Sendable, Hashable {
     /// A grammar that starts when `trigger` first appears in the output, and constrains the
     /// output from the trigger on (the grammar's root must begin with the trigger text).
     public static func lazy(gbnf: String, root: String = "root", trigger: String, triggerTokens: [Token] = []) -> GrammarConstraint {
-        GrammarConstraint(gbnf: gbnf, root: root,
-                          activation: .lazy(patterns: ["[\\s\\S]*?(" + escapeRegex(trigger) + "[\\s\\S]*)"], tokens: triggerTokens))
-    }
-
-    private static func escapeRegex(_ text: String) -> String {
-        var escaped = ""
-        for character in text {
-            if "\\^$.|?*+()[]{}".contains(character) { escaped.append("\\") }
-            escaped.append(character)
-        }
-        return escaped
+        GrammarConstraint(gbnf: gbnf, root: root, activation: .lazy(trigger: trigger, grammarIncludesTrigger: true, tokens: triggerTokens))
     }
 }

@@ -232,6 +232,10 @@ final class LlamaContextHandle {
         params.n_threads = Int32(threads)
         params.n_threads_batch = Int32(threads)
         params.no_perf = true
+        // Only the last token's logits are ever read (`lastLogits()`); by default llama.cpp
+        // reserves compute buffer for one output per batch token (49,152 × 512 floats, 96 MiB,
+        // for SmolLM2). llama-server sets the same limit.
+        params.n_outputs_max = 1
         let (context, log) = LlamaRuntime.capturingLog { llama_init_from_model(model.pointer, params) }
         guard let context else {
             throw .outOfMemory(what: "a \(contextSize)-token context (\(log.last ?? "llama_init_from_model failed"))")
@@ -275,11 +279,23 @@ final class LlamaSampler {
     private let grammar: SamplerPointer?
     private let model: LlamaModelHandle
     private var candidates: [llama_token_data]
+    /// Set while a lazy grammar waits for its trigger (see `TriggerWatch`).
+    private var triggerWatch: TriggerWatch?
+    /// For greedy decoding with a grammar: sorts out the best `greedyWindow` candidates, among
+    /// which the grammar's choice is usually found (see `greedyAmongBest`).
+    private let bestCandidates: SamplerPointer?
+
+    static let greedyWindow = 512
+    /// Candidates masked per grammar call when the whole vocabulary must be checked.
+    static let maskChunk = 4_096
 
     init(model: LlamaModelHandle, options: SamplingOptions, grammar constraint: GrammarConstraint?) throws(LocalModelError) {
         self.model = model
         self.grammar = try constraint.map { constraint throws(LocalModelError) in
             try LlamaSampler.makeGrammar(model: model, constraint: constraint)
+        }
+        if case .lazy(let trigger, _, let tokens)? = constraint?.activation {
+            triggerWatch = TriggerWatch(trigger: Array(trigger.utf8), tokens: Set(tokens))
         }
         let chain = llama_sampler_chain_init(llama_sampler_chain_default_params())!
         if options.repetitionPenalty != 1 {
@@ -296,6 +312,11 @@ final class LlamaSampler {
             llama_sampler_chain_add(chain, llama_sampler_init_dist(seed))
         }
         self.chain = chain
+        if case .greedy = options.mode, grammar != nil {
+            bestCandidates = llama_sampler_init_top_k(Int32(Self.greedyWindow))
+        } else {
+            bestCandidates = nil
+        }
         self.candidates = []
         self.candidates.reserveCapacity(model.vocabularySize)
     }
@@ -303,6 +324,7 @@ final class LlamaSampler {
     deinit {
         llama_sampler_free(chain)
         if let grammar { llama_sampler_free(grammar) }
+        if let bestCandidates { llama_sampler_free(bestCandidates) }
     }
 
     private static func makeGrammar(model: LlamaModelHandle, constraint: GrammarConstraint) throws(LocalModelError) -> SamplerPointer {
@@ -310,8 +332,10 @@ final class LlamaSampler {
             switch constraint.activation {
             case .immediate:
                 return llama_sampler_init_grammar(model.vocab, constraint.gbnf, constraint.root)
-            case .lazy(let patterns, let tokens):
-                let owned = patterns.map { strdup($0) }
+            case .lazy(let trigger, let includesTrigger, let tokens):
+                let escaped = escapeRegex(trigger)
+                let pattern = includesTrigger ? "[\\s\\S]*?(" + escaped + "[\\s\\S]*)" : "[\\s\\S]*?" + escaped + "\\s*([\\s\\S]*)"
+                let owned = [strdup(pattern)]
                 defer { owned.forEach { free($0) } }
                 var patternArray: [UnsafePointer<CChar>?] = owned.map { $0.map { UnsafePointer($0) } }
                 return llama_sampler_init_grammar_lazy_patterns(
@@ -330,17 +354,97 @@ final class LlamaSampler {
         guard let logits = context.lastLogits() else { return model.endOfSequence ?? 0 }
         fillCandidates(logits)
         let chosen = applyAndSelect(chain)
-        guard let grammar else { return chosen }
+        // A lazy grammar constrains nothing before its trigger.
+        guard let grammar, triggerWatch == nil else { return chosen }
         if grammarAllows(grammar, chosen, logit: 1) { return chosen }
+        if let bestCandidates {
+            fillCandidates(logits)
+            if let token = greedyAmongBest(grammar, bestCandidates) { return token }
+        }
         fillCandidates(logits)
-        llama_sampler_apply_to(grammar, &candidates)
+        maskDisallowed(grammar)
         return applyAndSelect(chain)
+    }
+
+    /// Greedy decoding's choice under the grammar, looked for among the `greedyWindow` highest
+    /// logits only (checking 512 candidates instead of 49k), or nil when those cannot prove it:
+    /// none is allowed, or the best allowed one, after the chain's penalties (which only lower
+    /// logits), scores below the window's lowest raw logit, which a token outside could match.
+    private func greedyAmongBest(_ grammar: SamplerPointer, _ bestCandidates: SamplerPointer) -> Token? {
+        var window = candidates.withUnsafeMutableBufferPointer { buffer -> [llama_token_data] in
+            var array = llama_token_data_array(data: buffer.baseAddress, size: buffer.count, selected: -1, sorted: false)
+            llama_sampler_apply(bestCandidates, &array)
+            return Array(UnsafeBufferPointer(start: array.data, count: array.size))
+        }
+        guard let floor = window.map(\.logit).min() else { return nil }
+        llama_sampler_apply_to(grammar, &window)
+        window.removeAll { !$0.logit.isFinite }
+        guard let (token, logit) = select(chain, in: &window), logit >= floor else { return nil }
+        return token
+    }
+
+    /// Sets the logit of every candidate the grammar rejects to -inf, `maskChunk` candidates per
+    /// call: llama.cpp decodes each candidate's text while it checks it, and for the whole
+    /// vocabulary at once that transient memory was 12 MiB of `ask`'s peak.
+    private func maskDisallowed(_ grammar: SamplerPointer) {
+        candidates.withUnsafeMutableBufferPointer { buffer in
+            guard let base = buffer.baseAddress else { return }
+            for start in stride(from: 0, to: buffer.count, by: Self.maskChunk) {
+                var array = llama_token_data_array(data: base + start, size: min(Self.maskChunk, buffer.count - start),
+                                                   selected: -1, sorted: false)
+                llama_sampler_apply(grammar, &array)
+            }
+        }
     }
 
     /// Feeds the chosen token to the chain's state (penalties) and to the grammar.
     func accept(_ token: Token) {
         llama_sampler_accept(chain, token)
-        if let grammar { llama_sampler_accept(grammar, token) }
+        guard let grammar else { return }
+        guard triggerWatch != nil else { return llama_sampler_accept(grammar, token) }
+        guard let triggering = triggerWatch?.record(token, bytes: model.pieceBytes(token, renderSpecial: true)) else { return }
+        triggerWatch = nil
+        for token in triggering { llama_sampler_accept(grammar, token) }
+    }
+
+    /// Watches the output for a lazy grammar's trigger.
+    ///
+    /// llama.cpp's lazy grammar appends each token's text to a buffer and matches its trigger
+    /// regex (std::regex) over the whole buffer at every token, so a long free-text answer costs
+    /// more per token the longer it gets (about 5% of a 250-token answer's time). Before the
+    /// trigger the grammar constrains nothing, so it is not fed at all; this watch looks for the
+    /// literal trigger in the last few tokens instead, and hands over the tokens from the one
+    /// where the trigger begins: the grammar's regex then runs over a few dozen bytes, once.
+    private struct TriggerWatch {
+        let trigger: [UInt8]
+        let tokens: Set<Token>
+        private var recent: [(token: Token, bytes: [UInt8])] = []
+
+        init(trigger: [UInt8], tokens: Set<Token>) {
+            self.trigger = trigger
+            self.tokens = tokens
+        }
+
+        /// Records a generated token; once the trigger is complete, the tokens to feed the
+        /// grammar (from the one where the trigger begins), else nil.
+        mutating func record(_ token: Token, bytes: [UInt8]) -> [Token]? {
+            if tokens.contains(token) { return [token] }
+            recent.append((token, bytes))
+            // Keep the newest token and enough before it to hold a trigger that ends in it.
+            while recent.count > 1, recent.dropFirst().dropLast().reduce(0, { $0 + $1.bytes.count }) >= trigger.count {
+                recent.removeFirst()
+            }
+            let text = recent.flatMap(\.bytes)
+            guard !trigger.isEmpty, text.count >= trigger.count,
+                  let start = (0...(text.count - trigger.count)).first(where: { text[$0..<($0 + trigger.count)].elementsEqual(trigger) })
+            else { return nil }
+            var offset = 0
+            for (index, entry) in recent.enumerated() {
+                offset += entry.bytes.count
+                if offset > start { return recent[index...].map(\.token) }
+            }
+            return nil
+        }
     }
 
     private func fillCandidates(_ logits: UnsafeMutablePointer<Float>) {
@@ -350,11 +454,17 @@ final class LlamaSampler {
     }
 
     private func applyAndSelect(_ sampler: SamplerPointer) -> Token {
-        candidates.withUnsafeMutableBufferPointer { buffer in
+        select(sampler, in: &candidates)?.token ?? model.endOfSequence ?? 0
+    }
+
+    /// Runs `sampler` over `data`; the token it selects and that token's logit after it.
+    private func select(_ sampler: SamplerPointer, in data: inout [llama_token_data]) -> (token: Token, logit: Float)? {
+        data.withUnsafeMutableBufferPointer { buffer in
             var array = llama_token_data_array(data: buffer.baseAddress, size: buffer.count, selected: -1, sorted: false)
             llama_sampler_apply(sampler, &array)
-            guard array.selected >= 0, array.selected < array.size else { return model.endOfSequence ?? 0 }
-            return array.data[Int(array.selected)].id
+            guard array.selected >= 0, array.selected < array.size else { return nil }
+            let chosen = array.data[Int(array.selected)]
+            return (chosen.id, chosen.logit)
         }
     }
 
@@ -385,6 +495,16 @@ final class LlamaSampler {
     private func grammarAllows(_ grammar: SamplerPointer, _ token: Token, logit: Float) -> Bool {
         Self.grammarAllows(grammar, token, logit: logit)
     }
+}
+
+/// `text` with the characters that regular expressions treat specially escaped.
+private func escapeRegex(_ text: String) -> String {
+    var escaped = ""
+    for character in text {
+        if "\\^$.|?*+()[]{}".contains(character) { escaped.append("\\") }
+        escaped.append(character)
+    }
+    return escaped
 }
 
 private func llama_sampler_apply_to(_ sampler: UnsafeMutablePointer<llama_sampler>, _ data: inout [llama_token_data]) {

@@ -432,7 +432,7 @@ public final class LanguageModelSession: Sendable {
         guard let chosen else { return nil }
         if model.chatTemplate.family == .qwen3 && isThinkingEnabled {
             return GrammarConstraint(gbnf: chosen.gbnf, root: chosen.root,
-                                     activation: .lazy(patterns: [#"[\s\S]*?</think>\s*([\s\S]*)"#], tokens: []))
+                                     activation: .lazy(trigger: "</think>", grammarIncludesTrigger: false, tokens: []))
         }
         return GrammarConstraint(gbnf: chosen.gbnf, root: chosen.root)
     }
