@@ -24,9 +24,10 @@ let package = Package(
                        providers: [.apt(["libsqlite3-dev"])]),
         .systemLibrary(name: "CEditLine", path: "CModules/CEditLine", pkgConfig: "libedit",
                        providers: [.apt(["libedit-dev"])]),
-        .systemLibrary(name: "CTesseract", path: "CModules/CTesseract", pkgConfig: "tesseract",
+        // Headers only: VisionTools opens these libraries with dlopen when it first reads an image.
+        .systemLibrary(name: "CTesseract", path: "CModules/CTesseract",
                        providers: [.apt(["libtesseract-dev", "libleptonica-dev", "tesseract-ocr-eng"])]),
-        .systemLibrary(name: "CZBar", path: "CModules/CZBar", pkgConfig: "zbar",
+        .systemLibrary(name: "CZBar", path: "CModules/CZBar",
                        providers: [.apt(["libzbar-dev"])]),
 
         .target(name: "TokenBudget"),

@@ -7,6 +7,87 @@ import LocalModel
 // is owned by one Swift class that frees it in `deinit`, or lives inside one function that frees
 // it before returning; everything outside this file sees Swift values.
 
+/// One of the three C libraries, opened with dlopen the first time a vision tool needs it, so
+/// that a process that never reads an image does not load them (Tesseract alone pulls in about
+/// 60 shared libraries, 10 MiB of `ask`'s resident memory).
+private struct VisionLibrary: @unchecked Sendable { // a dlopen handle is immutable; dlsym is thread-safe
+    static let leptonica = VisionLibrary(soname: "liblept.so.5")
+    static let tesseract = VisionLibrary(soname: "libtesseract.so.5")
+    static let zbar = VisionLibrary(soname: "libzbar.so.0")
+
+    let soname: String
+    /// nil when the library could not be loaded; `failure` says why.
+    let handle: UnsafeMutableRawPointer?
+    let failure: String?
+
+    private init(soname: String) {
+        self.soname = soname
+        handle = lantern_open_library(soname)
+        failure = handle == nil ? lantern_library_error().map { String(cString: $0) } ?? "unknown error" : nil
+    }
+
+    /// Checks that the library loaded, before the first call into it.
+    func require(engine: String, label: String) throws(VisionToolError) {
+        guard let failure else { return }
+        throw .recognitionFailed(label: label, engine: engine,
+                                 reason: "\(soname) could not be loaded (\(failure)); install it with scripts/setup.sh")
+    }
+}
+
+// The functions this file calls, resolved from the opened libraries on first use (Swift
+// initializes globals lazily). They shadow the C declarations of the same names, so the code
+// below reads like plain C calls.
+private let setMsgSeverity = lantern_setMsgSeverity(VisionLibrary.leptonica.handle)!
+private let findFileFormat = lantern_findFileFormat(VisionLibrary.leptonica.handle)!
+private let pixReadHeader = lantern_pixReadHeader(VisionLibrary.leptonica.handle)!
+private let pixRead = lantern_pixRead(VisionLibrary.leptonica.handle)!
+private let pixGetSpp = lantern_pixGetSpp(VisionLibrary.leptonica.handle)!
+private let pixAlphaBlendUniform = lantern_pixAlphaBlendUniform(VisionLibrary.leptonica.handle)!
+private let pixDestroy = lantern_pixDestroy(VisionLibrary.leptonica.handle)!
+private let pixGetWidth = lantern_pixGetWidth(VisionLibrary.leptonica.handle)!
+private let pixGetHeight = lantern_pixGetHeight(VisionLibrary.leptonica.handle)!
+private let pixConvertTo8 = lantern_pixConvertTo8(VisionLibrary.leptonica.handle)!
+private let pixGetData = lantern_pixGetData(VisionLibrary.leptonica.handle)!
+private let pixGetWpl = lantern_pixGetWpl(VisionLibrary.leptonica.handle)!
+private let TessBaseAPICreate = lantern_TessBaseAPICreate(VisionLibrary.tesseract.handle)!
+private let TessBaseAPIDelete = lantern_TessBaseAPIDelete(VisionLibrary.tesseract.handle)!
+private let TessBaseAPISetVariable = lantern_TessBaseAPISetVariable(VisionLibrary.tesseract.handle)!
+private let TessBaseAPIInit3 = lantern_TessBaseAPIInit3(VisionLibrary.tesseract.handle)!
+private let TessBaseAPIGetDatapath = lantern_TessBaseAPIGetDatapath(VisionLibrary.tesseract.handle)!
+private let TessBaseAPIEnd = lantern_TessBaseAPIEnd(VisionLibrary.tesseract.handle)!
+private let TessBaseAPISetPageSegMode = lantern_TessBaseAPISetPageSegMode(VisionLibrary.tesseract.handle)!
+private let TessBaseAPISetImage2 = lantern_TessBaseAPISetImage2(VisionLibrary.tesseract.handle)!
+private let TessBaseAPIClear = lantern_TessBaseAPIClear(VisionLibrary.tesseract.handle)!
+private let TessBaseAPIRecognize = lantern_TessBaseAPIRecognize(VisionLibrary.tesseract.handle)!
+private let TessBaseAPIGetIterator = lantern_TessBaseAPIGetIterator(VisionLibrary.tesseract.handle)!
+private let TessResultIteratorDelete = lantern_TessResultIteratorDelete(VisionLibrary.tesseract.handle)!
+private let TessResultIteratorGetPageIteratorConst = lantern_TessResultIteratorGetPageIteratorConst(VisionLibrary.tesseract.handle)!
+private let TessResultIteratorGetUTF8Text = lantern_TessResultIteratorGetUTF8Text(VisionLibrary.tesseract.handle)!
+private let TessDeleteText = lantern_TessDeleteText(VisionLibrary.tesseract.handle)!
+private let TessPageIteratorBoundingBox = lantern_TessPageIteratorBoundingBox(VisionLibrary.tesseract.handle)!
+private let TessResultIteratorConfidence = lantern_TessResultIteratorConfidence(VisionLibrary.tesseract.handle)!
+private let TessPageIteratorIsAtBeginningOf = lantern_TessPageIteratorIsAtBeginningOf(VisionLibrary.tesseract.handle)!
+private let TessResultIteratorNext = lantern_TessResultIteratorNext(VisionLibrary.tesseract.handle)!
+private let zbar_image_scanner_create = lantern_zbar_image_scanner_create(VisionLibrary.zbar.handle)!
+private let zbar_image_scanner_destroy = lantern_zbar_image_scanner_destroy(VisionLibrary.zbar.handle)!
+private let zbar_image_scanner_set_config = lantern_zbar_image_scanner_set_config(VisionLibrary.zbar.handle)!
+private let zbar_image_create = lantern_zbar_image_create(VisionLibrary.zbar.handle)!
+private let zbar_image_destroy = lantern_zbar_image_destroy(VisionLibrary.zbar.handle)!
+private let zbar_image_set_format = lantern_zbar_image_set_format(VisionLibrary.zbar.handle)!
+private let zbar_image_set_size = lantern_zbar_image_set_size(VisionLibrary.zbar.handle)!
+private let zbar_image_set_data = lantern_zbar_image_set_data(VisionLibrary.zbar.handle)!
+private let zbar_scan_image = lantern_zbar_scan_image(VisionLibrary.zbar.handle)!
+private let zbar_image_first_symbol = lantern_zbar_image_first_symbol(VisionLibrary.zbar.handle)!
+private let zbar_symbol_next = lantern_zbar_symbol_next(VisionLibrary.zbar.handle)!
+private let zbar_symbol_get_type = lantern_zbar_symbol_get_type(VisionLibrary.zbar.handle)!
+private let zbar_symbol_get_data_length = lantern_zbar_symbol_get_data_length(VisionLibrary.zbar.handle)!
+private let zbar_symbol_get_data = lantern_zbar_symbol_get_data(VisionLibrary.zbar.handle)!
+private let zbar_symbol_get_loc_size = lantern_zbar_symbol_get_loc_size(VisionLibrary.zbar.handle)!
+private let zbar_symbol_get_loc_x = lantern_zbar_symbol_get_loc_x(VisionLibrary.zbar.handle)!
+private let zbar_symbol_get_loc_y = lantern_zbar_symbol_get_loc_y(VisionLibrary.zbar.handle)!
+private let zbar_symbol_get_quality = lantern_zbar_symbol_get_quality(VisionLibrary.zbar.handle)!
+private let zbar_get_symbol_name = lantern_zbar_get_symbol_name(VisionLibrary.zbar.handle)!
+
 /// Leptonica's process-wide state: its messages are silenced once, because every failure it
 /// would print is turned into a `VisionToolError` that says the same thing to the caller.
 private enum LeptonicaRuntime {
@@ -23,8 +104,9 @@ final class LeptonicaImage {
     /// Reads the file behind `attachment`, refusing it before decoding when its header says it
     /// has more than `maximumPixels` pixels.
     init(_ attachment: ImageAttachment, maximumPixels: Int) throws(VisionToolError) {
-        _ = LeptonicaRuntime.quiet
         let label = attachment.label
+        try VisionLibrary.leptonica.require(engine: "Leptonica", label: label)
+        _ = LeptonicaRuntime.quiet
         let path = attachment.url.path
         guard FileManager.default.isReadableFile(atPath: path) else {
             let reason = FileManager.default.fileExists(atPath: path) ? "the file cannot be read (permissions)" : "there is no such file"
@@ -102,7 +184,7 @@ final class TesseractAPI {
     /// detection, not a language) left out. The C API only reveals its data directory after
     /// an `Init`, so this initialises once with a name no pack has, quietly.
     static let installedLanguages: (directory: String, languages: [String]) = {
-        guard let probe = TessBaseAPICreate() else { return ("", []) }
+        guard VisionLibrary.tesseract.handle != nil, let probe = TessBaseAPICreate() else { return ("", []) }
         defer { TessBaseAPIDelete(probe) }
         _ = TessBaseAPISetVariable(probe, "debug_file", "/dev/null")
         _ = TessBaseAPIInit3(probe, nil, "lantern-probe")
@@ -119,6 +201,7 @@ final class TesseractAPI {
     /// Loads `languages` (joined with "+", Tesseract's way of combining packs). Tesseract
     /// itself silently skips a missing pack when another loads, so each is checked first.
     init(languages: [String], mode: OCRTool.PageSegmentationMode, label: String) throws(VisionToolError) {
+        try VisionLibrary.tesseract.require(engine: "Tesseract", label: label)
         let installed = Self.installedLanguages
         if let missing = languages.first(where: { !installed.languages.contains($0) }) {
             throw .missingLanguagePack(label: label, language: missing, installed: installed.languages, directory: installed.directory)
@@ -192,6 +275,7 @@ enum ZBarScanner {
         | UInt(UInt8(ascii: "0")) << 16 | UInt(UInt8(ascii: "0")) << 24
 
     static func scan(_ image: LeptonicaImage, label: String) throws(VisionToolError) -> [Barcode] {
+        try VisionLibrary.zbar.require(engine: "ZBar", label: label)
         let bytes = try image.grayBytes(label: label)
         guard let scanner = zbar_image_scanner_create() else {
             throw .recognitionFailed(label: label, engine: "ZBar", reason: "the scanner could not be created")
