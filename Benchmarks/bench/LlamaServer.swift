@@ -1,7 +1,4 @@
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 import LocalModel
 
 /// Debian's `llama-server`, started on 127.0.0.1 for the length of a benchmark section: the
@@ -18,8 +15,6 @@ final class LlamaServer: @unchecked Sendable {
     /// The server's stdout and stderr, quoted in errors.
     let logURL: URL
     private let process: Process
-    /// /health polls and chat requests; its own session so a poll never waits behind a chat.
-    private let urlSession: URLSession
 
     /// Starts the server and waits until it answers /health.
     init(model: URL, threads: Int, context: Int, chatTemplateFile: URL? = nil, logDirectory: URL) async throws {
@@ -37,9 +32,6 @@ final class LlamaServer: @unchecked Sendable {
         process.standardInput = FileHandle.nullDevice
         process.standardOutput = log
         process.standardError = log
-        let configuration = URLSessionConfiguration.ephemeral
-        configuration.timeoutIntervalForRequest = 600
-        urlSession = URLSession(configuration: configuration)
         do {
             try process.run()
         } catch {
@@ -47,8 +39,6 @@ final class LlamaServer: @unchecked Sendable {
         }
         ChildProcesses.shared.register(process.processIdentifier)
 
-        var health = URLRequest(url: URL(string: "http://127.0.0.1:\(port)/health")!)
-        health.timeoutInterval = 2
         let deadline = ContinuousClock.now + Self.startupTimeout
         while ContinuousClock.now < deadline {
             if !process.isRunning {
@@ -56,7 +46,7 @@ final class LlamaServer: @unchecked Sendable {
                 ChildProcesses.shared.unregister(process.processIdentifier)
                 throw BenchmarkFailure("llama-server exited with \(process.terminationStatus) while starting; its log ends: \(logTail)")
             }
-            if let (_, response) = try? await urlSession.data(for: health), (response as? HTTPURLResponse)?.statusCode == 200 {
+            if let health = try? await LocalHTTP.request(port: port, method: "GET", path: "/health", timeout: 2), health.status == 200 {
                 return
             }
             try await Task.sleep(for: .milliseconds(200))
@@ -109,15 +99,11 @@ final class LlamaServer: @unchecked Sendable {
             body["tools"] = .array(tools)
             body["tool_choice"] = .string(toolChoice)
         }
-        var request = URLRequest(url: URL(string: "http://127.0.0.1:\(port)/v1/chat/completions")!)
-        request.httpMethod = "POST"
-        request.setValue("application/json", forHTTPHeaderField: "Content-Type")
-        request.httpBody = Data(JSONValue.object(body).jsonString.utf8)
-        request.timeoutInterval = max(1, timeout)
-        let data: Data, response: URLResponse
+        let response: LocalHTTP.Response
         do {
-            (data, response) = try await urlSession.data(for: request)
-        } catch let error as URLError where error.code == .timedOut {
+            response = try await LocalHTTP.request(port: port, method: "POST", path: "/v1/chat/completions",
+                                                   json: Data(JSONValue.object(body).jsonString.utf8), timeout: max(1, timeout))
+        } catch let error as LocalHTTP.Failure where error.timedOut {
             throw BenchmarkFailure("llama-server did not answer a chat request within \(Int(timeout)) s (max_tokens \(maxTokens))")
         } catch {
             guard process.isRunning else {
@@ -125,9 +111,9 @@ final class LlamaServer: @unchecked Sendable {
             }
             throw BenchmarkFailure("the chat request to llama-server failed: \(error)")
         }
-        let text = String(decoding: data, as: UTF8.self)
-        guard (response as? HTTPURLResponse)?.statusCode == 200 else {
-            throw BenchmarkFailure("llama-server answered \((response as? HTTPURLResponse)?.statusCode ?? 0): \(text.prefix(300))")
+        let text = String(decoding: response.body, as: UTF8.self)
+        guard response.status == 200 else {
+            throw BenchmarkFailure("llama-server answered \(response.status): \(text.prefix(300))")
         }
         let json: JSONValue
         do {
