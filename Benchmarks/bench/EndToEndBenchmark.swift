@@ -125,6 +125,8 @@ enum EndToEndBenchmark {
                 + "The first question is cold on every side (nothing cached yet). Valid = parsed, a known tool, arguments "
                 + "validate against the tool's `parameters`; text that tried to be a call (`<tool_call>` in the answer) counts as a call that did not parse.",
             "Lantern: " + summary(ours),
+            "The harness sends the peer's requests over a plain blocking socket (`LocalHTTP`) and is idle while the server works; "
+                + "before 2026-11-29 it used URLSession, whose waiting kept about 1.5 of the 2 cores busy and slowed the server about 2.5×.",
         ]
         notes += peers.enumerated().map { side, peer in "llama-server, \(peer.label): " + summary(theirs[side]) }
         for (side, peer) in peers.enumerated() where theirs[side].allSatisfy({ $0.calls == 0 }) {
