@@ -20,6 +20,8 @@ struct AnswerReport: Encodable, Sendable {
         let items: [String]
         /// The tool's error text, when the call failed.
         let error: String?
+        /// Whether the call repeated an earlier one and was not run again (its results are the earlier call's).
+        let repeated: Bool
     }
 
     struct Timings: Encodable, Sendable {

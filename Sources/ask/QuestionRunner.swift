@@ -67,6 +67,7 @@ struct QuestionRunner: Sendable {
         var calls: [String: Transcript.ToolCall] = [:]
         var searches = 0
         var steps: [AnswerReport.Step] = []
+        var stepsByCall: [String: AnswerReport.Step] = [:]
         for try await snapshot in stream {
             for entry in snapshot.transcriptEntries.dropFirst(processed) {
                 processed += 1
@@ -79,6 +80,9 @@ struct QuestionRunner: Sendable {
                     var items: [String] = []
                     if output.isError {
                         items = []
+                    } else if let earlier = output.repeatedCallID.flatMap({ stepsByCall[$0] }) {
+                        // not run again: the earlier call's results stand
+                        (results, items) = (earlier.results, earlier.items)
                     } else if output.toolName == tool.name {
                         searches += 1
                         let replies = await log.replies(forQuery: searches) ?? []
@@ -89,8 +93,9 @@ struct QuestionRunner: Sendable {
                     }
                     let step = AnswerReport.Step(tool: output.toolName.isEmpty ? "(malformed call)" : output.toolName,
                                                  arguments: call?.arguments ?? .null, results: results, items: items,
-                                                 error: output.isError ? output.text : nil)
+                                                 error: output.isError ? output.text : nil, repeated: output.repeatedCallID != nil)
                     steps.append(step)
+                    stepsByCall[output.id] = step
                     if !json { Terminal.output(Terminal.dim(traceLine(step, tool: tool)) + "\n") }
                 default:
                     break
@@ -111,16 +116,18 @@ struct QuestionRunner: Sendable {
         if let error = step.error {
             return "· \(step.tool) failed: \(error.split(separator: "\n").first ?? "")"
         }
+        let line: String
         if step.tool == tool.name {
             let query = step.arguments["query"]?.jsonString ?? step.arguments.jsonString
             let count = step.results.map { "\($0) result\($0 == 1 ? "" : "s")" } ?? "no results"
-            return "· search \(query) → \(count)"
+            line = "· search \(query) → \(count)"
+        } else if step.tool == tool.configuration.fetchToolName {
+            line = "· fetch \(step.items.joined(separator: ", "))"
+        } else {
+            // An image tool: its argument names the image it read.
+            line = "· \(step.tool) \(step.arguments["image"]?.stringValue ?? step.arguments.jsonString)"
         }
-        if step.tool == tool.configuration.fetchToolName {
-            return "· fetch \(step.items.joined(separator: ", "))"
-        }
-        // An image tool: its argument names the image it read.
-        return "· \(step.tool) \(step.arguments["image"]?.stringValue ?? step.arguments.jsonString)"
+        return step.repeated ? line + " (a repeat, not run again)" : line
     }
 
     /// Fetched items first, then every item the searches returned; titles and paths from the index.

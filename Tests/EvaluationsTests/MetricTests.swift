@@ -66,7 +66,8 @@ struct MetricTests {
     }
 
     @Test func aFailedResponseIsAResultWithItsError() async throws {
-        let loop = Array(repeating: Scripted.search(#"{"terms": ["lake"]}"#), count: 6)
+        // a new search every round, so only the round limit stops it
+        let loop = (1...6).map { Scripted.search(#"{"terms": ["lake \#($0)"]}"#) }
         let result = try await Scripted.run(Scripted.sample(["trail-005"]), script: loop)
         #expect(result.error != nil)
         #expect(result.answer.isEmpty)

@@ -48,6 +48,23 @@ struct GenerationTests {
         #expect(summary?.stopReason == .stopString(stop))
     }
 
+    @Test func aRepeatedSpanEndsGenerationRightAfterIt() async throws {
+        let model = try TestModel.shared()
+        // the grammar dictates the text; the stop must cut it after the first repeat
+        let forced = GrammarConstraint(gbnf: #"root ::= "[a]" "[b]" "[a]" "[c]""#)
+        let (text, summary) = try await TestModel.collect(model.makeContext(window: .k4).generate(
+            prompt: prompt("Write letters."),
+            parameters: .init(maximumTokens: 40, grammar: forced, repeatedSpanStop: RepeatedSpanStop(open: "[", close: "]"))))
+        #expect(text == "[a][b][a]")
+        #expect(summary?.stopReason == .repeatedSpan)
+
+        // a span seen before this generation counts as a repeat at its first appearance
+        let (early, _) = try await TestModel.collect(model.makeContext(window: .k4).generate(
+            prompt: prompt("Write letters."),
+            parameters: .init(maximumTokens: 40, grammar: forced, repeatedSpanStop: RepeatedSpanStop(open: "[", close: "]", earlierSpans: ["b"]))))
+        #expect(early == "[a][b]")
+    }
+
     @Test func endOfTurnStopsGeneration() async throws {
         let model = try TestModel.shared()
         let (text, summary) = try await TestModel.collect(model.makeContext(window: .k4).generate(

@@ -165,7 +165,7 @@ struct SessionLoopTests {
     }
 
     @Test func theRoundLimitEndsALoopingModel() async throws {
-        let model = ScriptedLanguageModel(Array(repeating: Self.call("add", #"{"a": 1, "b": 1}"#), count: 10))
+        let model = ScriptedLanguageModel((1...10).map { Self.call("add", #"{"a": \#($0), "b": 1}"#) })
         let session = LanguageModelSession(model: model, tools: [AddTool()], maximumToolRounds: 3)
         await #expect {
             _ = try await session.respond(to: "loop", options: .init(toolCallingMode: .required, requiredToolCallingExit: .keepRequiring))
@@ -177,8 +177,8 @@ struct SessionLoopTests {
     }
 
     @Test func atTheRoundLimitTheModelMustAnswerWithoutTools() async throws {
-        let call = Self.call("add", #"{"a": 1, "b": 1}"#)
-        let model = ScriptedLanguageModel([call, call, "Two, after all that adding."])
+        let model = ScriptedLanguageModel([Self.call("add", #"{"a": 1, "b": 1}"#), Self.call("add", #"{"a": 0, "b": 2}"#),
+                                           "Two, after all that adding."])
         let session = LanguageModelSession(model: model, tools: [AddTool()], maximumToolRounds: 2)
         let response = try await session.respond(to: "1+1?", options: .init(toolCallingMode: .required, requiredToolCallingExit: .keepRequiring))
         #expect(response.content == "Two, after all that adding.")

@@ -20,6 +20,12 @@ import Testing
             #expect(search["arguments"] is [String: Any])
             #expect(search["results"] is Int)
         }
+        // a repeated call was not run again, and reports what the same earlier call returned
+        for (position, step) in trace.enumerated() where step["repeated"] as? Bool == true {
+            let earlier = trace[..<position].first { NSDictionary(dictionary: $0["arguments"] as? [String: Any] ?? [:])
+                .isEqual(to: step["arguments"] as? [String: Any] ?? [:]) && $0["tool"] as? String == step["tool"] as? String }
+            #expect(earlier?["items"] as? [String] == step["items"] as? [String], "\(step)")
+        }
 
         // Sources are items of the sample corpus, with titles from the index.
         let corpus = try String(contentsOf: AskProcess.repository.appendingPathComponent("Sources/Evaluations/Samples/trails.jsonl"), encoding: .utf8)

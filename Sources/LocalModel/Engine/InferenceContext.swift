@@ -9,6 +9,8 @@ public struct GenerationParameters: Sendable, Hashable {
     public var stopStrings: [String]
     /// An optional grammar every generated token must fit.
     public var grammar: GrammarConstraint?
+    /// Generation ends right after a span that repeats an earlier one (a looping tool call).
+    public var repeatedSpanStop: RepeatedSpanStop?
     /// Whether control tokens (such as `<think>`) appear in the text.
     public var renderSpecialTokens: Bool
     /// Whether an end-of-generation token ends the output. Benchmarks turn this off to
@@ -16,11 +18,13 @@ public struct GenerationParameters: Sendable, Hashable {
     public var stopsAtEndOfGeneration: Bool
 
     public init(sampling: SamplingOptions = .greedy, maximumTokens: Int = 512, stopStrings: [String] = [],
-                grammar: GrammarConstraint? = nil, renderSpecialTokens: Bool = true, stopsAtEndOfGeneration: Bool = true) {
+                grammar: GrammarConstraint? = nil, repeatedSpanStop: RepeatedSpanStop? = nil, renderSpecialTokens: Bool = true,
+                stopsAtEndOfGeneration: Bool = true) {
         self.sampling = sampling
         self.maximumTokens = maximumTokens
         self.stopStrings = stopStrings
         self.grammar = grammar
+        self.repeatedSpanStop = repeatedSpanStop
         self.renderSpecialTokens = renderSpecialTokens
         self.stopsAtEndOfGeneration = stopsAtEndOfGeneration
     }
@@ -41,6 +45,8 @@ public struct GenerationSummary: Sendable, Hashable {
         case stopString(String)
         case maximumTokens
         case contextFull
+        /// The output repeated a span (`GenerationParameters.repeatedSpanStop`).
+        case repeatedSpan
     }
 
     public var stopReason: StopReason
@@ -152,6 +158,7 @@ public actor InferenceContext {
         let prefillEnd = ContinuousClock.now
         let sampler = try LlamaSampler(model: model.handle, options: parameters.sampling, grammar: parameters.grammar)
         var assembler = GeneratedTextAssembler(stopStrings: parameters.stopStrings)
+        var repeatWatch = parameters.repeatedSpanStop.map(RepeatedSpanStop.Watch.init)
         var firstText: ContinuousClock.Instant?
         var generated = 0
         var stopReason = GenerationSummary.StopReason.maximumTokens
@@ -176,6 +183,7 @@ public actor InferenceContext {
             let (text, stop) = assembler.append(model.handle.pieceBytes(token, renderSpecial: parameters.renderSpecialTokens))
             send(text)
             if let stop { stopReason = .stopString(stop); break }
+            if repeatWatch?.repeats(after: text) == true { stopReason = .repeatedSpan; break }
             try context.decode([token], position: cachedTokens.count)
             cachedTokens.append(token)
             counters.tokensDecoded += 1

@@ -21,6 +21,8 @@ public final class LanguageModelSession: Sendable {
     /// without tools; it fails with `toolRoundLimitReached` only if it still tries to call one.
     public let maximumToolRounds: Int
     public let toolErrorPolicy: ToolErrorPolicy
+    /// Whether a call the model repeats while answering one prompt runs again.
+    public let repeatedToolCallPolicy: RepeatedToolCallPolicy
     /// How the transcript is cut when it no longer fits (oldest tool outputs first).
     public let trimmingPolicy: TranscriptTrimmingPolicy
     let tools: [ToolBox]
@@ -44,7 +46,8 @@ public final class LanguageModelSession: Sendable {
     ///   - thinking: let a Qwen3 model think (see `isThinkingEnabled`).
     public init(model: any LanguageModel, tools: [any Tool] = [], instructions: String? = nil,
                 contextWindow: ContextWindow? = nil, thinking: Bool = false, maximumToolRounds: Int = 4,
-                toolErrorPolicy: ToolErrorPolicy = .reportToModel, trimmingPolicy: TranscriptTrimmingPolicy = .init()) {
+                toolErrorPolicy: ToolErrorPolicy = .reportToModel, repeatedToolCallPolicy: RepeatedToolCallPolicy = .reuseEarlierOutput,
+                trimmingPolicy: TranscriptTrimmingPolicy = .init()) {
         self.model = model
         self.tools = tools.map { ToolBox($0) }
         self.instructions = instructions ?? ""
@@ -52,6 +55,7 @@ public final class LanguageModelSession: Sendable {
         self.isThinkingEnabled = thinking
         self.maximumToolRounds = max(1, maximumToolRounds)
         self.toolErrorPolicy = toolErrorPolicy
+        self.repeatedToolCallPolicy = repeatedToolCallPolicy
         self.trimmingPolicy = trimmingPolicy
         var initial = State()
         if !self.instructions.isEmpty || !tools.isEmpty {
@@ -188,6 +192,7 @@ public final class LanguageModelSession: Sendable {
         var mode = tools.isEmpty ? .disallowed : options.toolCallingMode
         var content = ""
         var toolRounds = 0
+        var ledger = CallLedger()
         do {
             while true {
                 try Task.checkCancellation()
@@ -195,7 +200,8 @@ public final class LanguageModelSession: Sendable {
                 let parameters = GenerationParameters(
                     sampling: options.samplingOptions, maximumTokens: maximumTokens(options),
                     stopStrings: [model.chatTemplate.endOfTurn] + (mode == .disallowed && answer.schema == nil ? [ToolCallFormat.callOpen] : []),
-                    grammar: grammar(for: mode, grammars))
+                    grammar: grammar(for: mode, grammars),
+                    repeatedSpanStop: mode != .disallowed && repeatedToolCallPolicy == .reuseEarlierOutput ? ledger.generationStop : nil)
                 var filter = ResponseTextFilter()
                 var raw = ""
                 let roundStart = content
@@ -221,8 +227,8 @@ public final class LanguageModelSession: Sendable {
                 let calls = isCallRound ? ToolCallFormat.parseCalls(in: raw) : []
                 if calls.isEmpty {
                     // the forced answer round produced only the start of another call
-                    if toolRounds == maximumToolRounds && answer.schema == nil && content.count == roundStart.count {
-                        throw GenerationError.toolRoundLimitReached(rounds: maximumToolRounds)
+                    if mode == .disallowed && toolRounds > 0 && answer.schema == nil && content.count == roundStart.count {
+                        throw GenerationError.toolRoundLimitReached(rounds: toolRounds)
                     }
                     let (decoded, rawContent) = try answer.decode(content, roundText)
                     let text = answer.schema == nil ? String(content.dropFirst(roundStart.count)) : roundText
@@ -231,9 +237,10 @@ public final class LanguageModelSession: Sendable {
                     return Response(content: decoded, rawContent: rawContent, transcriptEntries: newEntries(), usage: usage)
                 }
                 toolRounds += 1
+                ledger.recordText(of: roundText)
                 let clock = ContinuousClock.now
-                try await ToolCallContext.$current.withValue(ToolCallContext(prompt: prompt)) {
-                    try await runTools(calls, rawText: ToolCallFormat.trimmingIncompleteCall(roundText))
+                let onlyRepeats = try await ToolCallContext.$current.withValue(ToolCallContext(prompt: prompt)) {
+                    try await runTools(calls, rawText: ToolCallFormat.trimmingIncompleteCall(roundText), ledger: &ledger)
                 }
                 usage.toolDuration += ContinuousClock.now - clock
                 snapshot(content, newEntries())
@@ -241,9 +248,9 @@ public final class LanguageModelSession: Sendable {
                 // the search just returned), so the grammar is compiled again
                 grammars = try await RoundGrammars(tools: tools, prompt: prompt, answer: answer)
                 if mode == .required && options.requiredToolCallingExit == .relaxAfterFirstRound { mode = .allowed }
-                // at the round limit the next round must answer from what the tools returned
-                // rather than fail; only a model that still insists on calling fails
-                if toolRounds == maximumToolRounds { mode = .disallowed }
+                // at the round limit, or when the model only repeated itself, the next round must
+                // answer from what the tools returned; only a model that still insists on calling fails
+                if toolRounds == maximumToolRounds || onlyRepeats { mode = .disallowed }
             }
         } catch is CancellationError {
             throw GenerationError.cancelled
@@ -258,24 +265,35 @@ public final class LanguageModelSession: Sendable {
         options.maximumResponseTokens ?? min(512, contextWindow.tokens / 4)
     }
 
-    /// A call as the session will run it: a valid call, or text that could not be read.
+    /// A call as the session will run it: a valid call, a repeat of one made earlier for this
+    /// prompt, or text that could not be read.
     private enum PendingCall: Sendable {
         case call(Transcript.ToolCall)
+        case repeated(Transcript.ToolCall, earlierCallID: String)
         case malformed(text: String, reason: String)
     }
 
-    /// Records the calls, runs them concurrently, and records their outputs in call order.
-    private func runTools(_ parsed: [ToolCallFormat.ParsedCall], rawText: String) async throws {
+    /// Records the calls, runs them concurrently (repeats aside, per `repeatedToolCallPolicy`),
+    /// and records their outputs in call order. Returns whether every call repeated one made
+    /// before for this prompt.
+    private func runTools(_ parsed: [ToolCallFormat.ParsedCall], rawText: String, ledger: inout CallLedger) async throws -> Bool {
         let pending: [PendingCall] = state.withLock { state in
             let pending = parsed.map { call -> PendingCall in
                 switch call {
                 case .call(let name, let arguments):
-                    return .call(Transcript.ToolCall(id: state.makeID("call"), toolName: name, arguments: arguments))
+                    let call = Transcript.ToolCall(id: state.makeID("call"), toolName: name, arguments: arguments)
+                    guard let earlier = ledger.earlierCall(matching: call), repeatedToolCallPolicy == .reuseEarlierOutput else { return .call(call) }
+                    return .repeated(call, earlierCallID: earlier)
                 case .malformed(let text, let reason):
                     return .malformed(text: text, reason: reason)
                 }
             }
-            let calls = pending.compactMap { if case .call(let call) = $0 { call } else { nil } }
+            let calls = pending.compactMap { pending -> Transcript.ToolCall? in
+                switch pending {
+                case .call(let call), .repeated(let call, _): call
+                case .malformed: nil
+                }
+            }
             state.transcript.append(.toolCalls(.init(id: state.makeID("calls"), calls: calls, rawText: rawText)))
             return pending
         }
@@ -288,6 +306,7 @@ public final class LanguageModelSession: Sendable {
             return outputs.sorted { $0.0 < $1.0 }.map(\.1)
         }
         state.withLock { state in outputs.forEach { state.transcript.append(.toolOutput($0)) } }
+        return pending.allSatisfy { if case .repeated = $0 { true } else { false } }
     }
 
     private func output(for pending: PendingCall) async throws -> Transcript.ToolOutput {
@@ -295,6 +314,8 @@ public final class LanguageModelSession: Sendable {
         switch pending {
         case .malformed(let text, let reason):
             return .init(id: "malformed", toolName: "", text: "Error: \(reason). The call was: \(text)", isError: true)
+        case .repeated(let repeated, let earlier):
+            return .init(id: repeated.id, toolName: repeated.toolName, text: Self.repeatedCallNote, isError: false, repeatedCallID: earlier)
         case .call(let valid):
             call = valid
         }

@@ -8,7 +8,8 @@ extension LanguageModelSession {
         case exceededContextWindowSize(TokenBudgetError)
         /// The engine failed (bad grammar, decode failure, prompt too long, …).
         case engineFailure(LocalModelError)
-        /// The model kept calling tools past the session's round limit.
+        /// The model kept calling tools when it had to answer: past the session's round limit,
+        /// or after a round that only repeated earlier calls.
         case toolRoundLimitReached(rounds: Int)
         /// The model's template is one Lantern cannot render.
         case unsupportedChatTemplate(family: String)
@@ -29,7 +30,7 @@ extension LanguageModelSession {
             case .exceededContextWindowSize(let error): return error.description
             case .engineFailure(let error): return error.description
             case .toolRoundLimitReached(let rounds):
-                return "the model called tools for \(rounds) rounds and, asked to answer from their output, tried to call another; raise maximumToolRounds, or make the question narrower"
+                return "the model called tools for \(rounds) rounds and, asked to answer from their output (at the round limit, or after it only repeated earlier calls), tried to call another; raise maximumToolRounds, or make the question narrower"
             case .unsupportedChatTemplate(let family):
                 return "the model's chat template (\(family)) is not one Lantern renders; use a ChatML model such as SmolLM2, Qwen2.5 or Qwen3"
             case .invalidToolSchema(let tool, let error):

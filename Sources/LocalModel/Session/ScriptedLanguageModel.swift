@@ -4,8 +4,8 @@ import TokenBudget
 /// A model that replays fixed outputs, one per generation, for deterministic tests of code
 /// built on `LanguageModelSession` (the tool loop, errors, limits, cancellation).
 ///
-/// It ignores grammars and sampling; what it "generates" is exactly the next script line,
-/// delivered in small pieces like a real stream. Prompts it received are kept for inspection.
+/// It ignores grammars and sampling; what it "generates" is the next script line, cut at a
+/// stop string or a repeated span as the engine would, delivered in small pieces like a real stream. Prompts it received are kept for inspection.
 public final class ScriptedLanguageModel: LanguageModel {
     private let script: Mutex<[String]>
     private let received = Mutex<[(String, GenerationParameters)]>([])
@@ -71,16 +71,20 @@ private final class ScriptedConversation: LanguageModelConversation {
                 for stop in parameters.stopStrings { if let range = text.range(of: stop) { text = String(text[..<range.lowerBound]) } }
                 var pieces = 0
                 var rest = Substring(text)
+                var repeatWatch = parameters.repeatedSpanStop.map(RepeatedSpanStop.Watch.init)
+                var stopReason = GenerationSummary.StopReason.endOfGeneration
                 while !rest.isEmpty {
                     try Task.checkCancellation()
                     if delay > .zero { try await Task.sleep(for: delay) }
-                    continuation.yield(.text(String(rest.prefix(4))))
+                    let piece = String(rest.prefix(4))
+                    continuation.yield(.text(piece))
                     rest = rest.dropFirst(4)
                     pieces += 1
+                    if repeatWatch?.repeats(after: piece) == true { stopReason = .repeatedSpan; break }
                 }
                 self.generated.withLock { $0.tokensGenerated += pieces }
                 continuation.yield(.finished(GenerationSummary(
-                    stopReason: .endOfGeneration, promptTokens: (prompt.count + 3) / 4, reusedTokens: 0, generatedTokens: pieces,
+                    stopReason: stopReason, promptTokens: (prompt.count + 3) / 4, reusedTokens: 0, generatedTokens: pieces,
                     prefillDuration: .zero, generationDuration: .zero, timeToFirstToken: nil)))
                 continuation.finish()
             } catch {

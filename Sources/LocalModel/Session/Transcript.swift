@@ -76,6 +76,9 @@ public struct Transcript: Sendable, Hashable, RandomAccessCollection {
         public var text: String
         /// Whether the tool threw; `text` then describes the error.
         public var isError: Bool
+        /// When the call repeated an earlier one of the same response and was not run again
+        /// (`RepeatedToolCallPolicy.reuseEarlierOutput`): that call's id, whose output stands.
+        public var repeatedCallID: String? = nil
     }
 
     /// The model's answer, with any thinking removed.
