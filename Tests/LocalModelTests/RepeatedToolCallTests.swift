@@ -51,10 +51,32 @@ struct RepeatedToolCallTests {
         // generation stopped after the word-for-word repeat, so the last call was never written
         #expect(Self.outputs(response) == ["3", LanguageModelSession.repeatedCallNote, LanguageModelSession.repeatedCallNote])
         #expect(model.parameters.first?.repeatedSpanStop != nil)
+        // the model reads the call and its output once
+        let next = try #require(model.prompts.last)
+        #expect(next.contains("<|im_start|>assistant\n" + Self.onePlusTwo + "<|im_end|>\n<|im_start|>user\n<tool_response>\n3\n</tool_response><|im_end|>"))
+        #expect(!next.contains(LanguageModelSession.repeatedCallNote))
         // the round also made a new call, so the next one may still call tools
         #expect(model.parameters.count == 2)
         #expect(model.parameters[1].grammar != nil)
         #expect(response.content == "Three.")
+    }
+
+    @Test func aRepeatBetweenNewCallsIsLeftOutOfThePrompt() async throws {
+        // the repeat has its keys swapped, so only its value (not its text) gives it away
+        let threePlusFour = SessionLoopTests.call("add", #"{"a": 3, "b": 4}"#)
+        let turn = "Adding.\n" + [Self.onePlusTwo, SessionLoopTests.call("add", #"{"b": 2, "a": 1}"#), threePlusFour].joined(separator: "\n")
+        let model = ScriptedLanguageModel([turn, "3 and 7."])
+        let tool = CountingAddTool()
+        let session = LanguageModelSession(model: model, tools: [tool])
+        let response = try await session.respond(to: "1+2 and 3+4?")
+
+        #expect(tool.runCount == 2)
+        #expect(Self.outputs(response) == ["3", LanguageModelSession.repeatedCallNote, "7"])
+        let calls = response.transcriptEntries.compactMap { if case .toolCalls(let turn) = $0 { turn } else { nil } }
+        #expect(calls.first?.calls.count == 3, "the transcript records every call")
+        #expect(calls.first?.rawText == "Adding.\n" + Self.onePlusTwo + "\n" + threePlusFour)
+        let next = try #require(model.prompts.last)
+        #expect(next.contains("<tool_response>\n3\n</tool_response>\n<tool_response>\n7\n</tool_response><|im_end|>"))
     }
 
     @Test func aRoundOfOnlyRepeatsIsFollowedByAnAnswerWithoutTools() async throws {
@@ -71,6 +93,10 @@ struct RepeatedToolCallTests {
         #expect(model.parameters[2].grammar == nil)
         #expect(model.parameters[2].stopStrings.contains("<tool_call>"))
         #expect(model.parameters[2].repeatedSpanStop == nil)
+        // the answer round's prompt holds the first round only: the repeating round is left out
+        let answerPrompt = try #require(model.prompts.last)
+        #expect(answerPrompt.components(separatedBy: Self.onePlusTwo).count == 2)
+        #expect(!answerPrompt.contains(LanguageModelSession.repeatedCallNote))
         #expect(response.content == "It is three.")
     }
 

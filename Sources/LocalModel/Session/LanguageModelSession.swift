@@ -294,7 +294,10 @@ public final class LanguageModelSession: Sendable {
                 case .malformed: nil
                 }
             }
-            state.transcript.append(.toolCalls(.init(id: state.makeID("calls"), calls: calls, rawText: rawText)))
+            // the model reads each output once: repeats stay out of the prompt
+            let repeats = Set(pending.indices.filter { if case .repeated = pending[$0] { true } else { false } })
+            let promptText = repeats.count == pending.count ? "" : ToolCallFormat.removingCalls(at: repeats, from: rawText)
+            state.transcript.append(.toolCalls(.init(id: state.makeID("calls"), calls: calls, rawText: promptText)))
             return pending
         }
         let outputs = try await withThrowingTaskGroup(of: (Int, Transcript.ToolOutput).self) { group in
@@ -392,9 +395,19 @@ public final class LanguageModelSession: Sendable {
         return transcript.last(where: { if case .prompt = $0 { true } else { false } })?.id == id
     }
 
+    /// Whether an entry goes into the prompt: not a repeated call's output (its earlier output is
+    /// there already), nor a turn whose calls all repeated earlier ones.
+    private static func isPrompted(_ entry: Transcript.Entry) -> Bool {
+        switch entry {
+        case .toolOutput(let output): output.repeatedCallID == nil
+        case .toolCalls(let turn): !turn.rawText.isEmpty
+        case .instructions, .prompt, .response: true
+        }
+    }
+
     private func messages(_ transcript: Transcript, texts: [String: String]) -> [ChatMessage] {
         transcript.compactMap { entry in
-            guard let text = texts[entry.id] else { return nil }
+            guard Self.isPrompted(entry), let text = texts[entry.id] else { return nil }
             switch entry {
             case .instructions: return ChatMessage(.system, systemPrompt)
             case .prompt: return ChatMessage(.user, text)
@@ -408,7 +421,7 @@ public final class LanguageModelSession: Sendable {
     private func budgetRequest(_ transcript: Transcript, texts: [String: String], rendered: String, reservedAnswerTokens: Int) -> BudgetRequest {
         let newest = transcript.last { if case .prompt = $0 { true } else { false } }
         let entries: [BudgetRequest.Entry] = transcript.compactMap { entry in
-            guard entry.id != newest?.id, let text = texts[entry.id] else { return nil }
+            guard entry.id != newest?.id, Self.isPrompted(entry), let text = texts[entry.id] else { return nil }
             switch entry {
             case .instructions: return nil
             case .prompt: return .init(id: entry.id, kind: .prompt, text: text)

@@ -7,9 +7,10 @@ extension LanguageModelSession {
     /// cannot tell the model anything new when the tool's output depends only on its arguments,
     /// as a search's or a lookup's does.
     public enum RepeatedToolCallPolicy: Sendable, Hashable {
-        /// The default: a repeat is not run again; its output is a short note that the
-        /// earlier output stands. When every call of a round repeats, the next round must
-        /// answer without tools, as at the round limit.
+        /// The default: a repeat is not run again. The transcript records it, with a short note
+        /// as its output, and the prompt leaves it out, so the model reads the earlier output
+        /// once. When every call of a round repeats, the next round must answer without
+        /// tools, as at the round limit.
         case reuseEarlierOutput
         /// Every call runs, repeats included: for tools with side effects or changing output
         /// (a clock, a counter, a dice roll).

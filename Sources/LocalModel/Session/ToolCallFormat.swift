@@ -79,6 +79,23 @@ enum ToolCallFormat {
         return calls
     }
 
+    /// `text` without the complete `<tool_call>` blocks at `positions` (0-based, in the order
+    /// `parseCalls` reads them): the text before the first block, the other blocks one per line
+    /// (as Qwen's template writes several calls), and the text after the last unless it is blank.
+    static func removingCalls(at positions: Set<Int>, from text: String) -> String {
+        guard !positions.isEmpty else { return text }
+        var blocks: [Substring] = []
+        var leading: Substring?
+        var rest = text[...]
+        while let open = rest.range(of: callOpen), let close = rest[open.upperBound...].range(of: callClose) {
+            if leading == nil { leading = rest[..<open.lowerBound] }
+            blocks.append(rest[open.lowerBound..<close.upperBound])
+            rest = rest[close.upperBound...]
+        }
+        let kept = blocks.enumerated().filter { !positions.contains($0.offset) }.map(\.element)
+        return String(leading ?? "") + kept.joined(separator: "\n") + (rest.allSatisfy(\.isWhitespace) ? "" : rest)
+    }
+
     /// `text` up to the end of its last complete call (what is re-rendered into the prompt).
     static func trimmingIncompleteCall(_ text: String) -> String {
         guard let lastOpen = text.range(of: callOpen, options: .backwards),

@@ -3,7 +3,8 @@ import Foundation
 /// Everything a session has said and heard, in order (Apple's `Transcript`).
 ///
 /// The transcript is what the session renders into the prompt each turn, so it holds tool
-/// calls and their outputs as well as prompts and responses.
+/// calls and their outputs as well as prompts and responses. (Calls that repeated earlier ones
+/// are recorded but not rendered; see `LanguageModelSession.RepeatedToolCallPolicy`.)
 public struct Transcript: Sendable, Hashable, RandomAccessCollection {
     public private(set) var entries: [Entry]
 
@@ -55,8 +56,9 @@ public struct Transcript: Sendable, Hashable, RandomAccessCollection {
     public struct ToolCalls: Sendable, Hashable {
         public var id: String
         public var calls: [ToolCall]
-        /// The model's text for the turn exactly as generated (re-rendered verbatim, so the
-        /// KV cache still matches next turn).
+        /// The model's text for the turn as generated (re-rendered verbatim, so the KV cache
+        /// still matches next turn), less calls that repeated earlier ones: their outputs are in
+        /// the prompt once. Empty when every call repeated one; the turn is then left out.
         public var rawText: String
     }
 
