@@ -195,6 +195,17 @@ struct GenerationTests {
         #expect(try !model.grammar(gbnf, accepts: "<tool_call>4x</tool_call>"))
     }
 
+    @Test func aTriggerRunningIntoTextTheGrammarRejectsStaysFreeText() async throws {
+        let model = try TestModel.shared()
+        // "th" completes inside tokens such as " the", whose "e" the grammar rejects; fed to
+        // llama.cpp's grammar, that text threw and aborted the process
+        let grammar = GrammarConstraint.lazy(gbnf: #"root ::= "thx""#, trigger: "th")
+        let (text, summary) = try await TestModel.collect(model.makeContext(window: .k4).generate(
+            prompt: prompt("Describe the weather in the mountains in three sentences."), parameters: .init(maximumTokens: 40, grammar: grammar)))
+        #expect(text.contains("the"), "\(text)")
+        #expect(summary?.generatedTokens ?? 0 > 5)
+    }
+
     @Test func invalidGrammarIsATypedError() throws {
         let model = try TestModel.shared()
         #expect {

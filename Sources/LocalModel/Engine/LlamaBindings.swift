@@ -277,6 +277,8 @@ final class LlamaSampler {
     private typealias SamplerPointer = UnsafeMutablePointer<llama_sampler>
     private let chain: SamplerPointer
     private let grammar: SamplerPointer?
+    /// The grammar's source, to check the text that triggers a lazy grammar before feeding it.
+    private let constraint: GrammarConstraint?
     private let model: LlamaModelHandle
     private var candidates: [llama_token_data]
     /// Set while a lazy grammar waits for its trigger (see `TriggerWatch`).
@@ -291,6 +293,7 @@ final class LlamaSampler {
 
     init(model: LlamaModelHandle, options: SamplingOptions, grammar constraint: GrammarConstraint?) throws(LocalModelError) {
         self.model = model
+        self.constraint = constraint
         self.grammar = try constraint.map { constraint throws(LocalModelError) in
             try LlamaSampler.makeGrammar(model: model, constraint: constraint)
         }
@@ -402,9 +405,33 @@ final class LlamaSampler {
         llama_sampler_accept(chain, token)
         guard let grammar else { return }
         guard triggerWatch != nil else { return llama_sampler_accept(grammar, token) }
-        guard let triggering = triggerWatch?.record(token, bytes: model.pieceBytes(token, renderSpecial: true)) else { return }
+        guard let (triggering, text) = triggerWatch?.record(token, bytes: model.pieceBytes(token, renderSpecial: true)) else { return }
+        // The tokens that completed the trigger were sampled freely, and one may run past it
+        // into text the grammar rejects ("<tool_call></"): llama.cpp throws on such input, which
+        // aborts the process. Such a trigger is left as free text; the watch looks for the next.
+        guard grammarCanStart(with: text) else { return triggerWatch?.forget() ?? () }
         triggerWatch = nil
         for token in triggering { llama_sampler_accept(grammar, token) }
+    }
+
+    /// Whether a lazy grammar can take `text` (from its trigger on) as the start of its input,
+    /// checked on a fresh immediate copy of the grammar.
+    private func grammarCanStart(with text: [UInt8]) -> Bool {
+        guard case .lazy(let trigger, let includesTrigger, _)? = constraint?.activation, let constraint else { return true }
+        var input = text
+        if !includesTrigger {
+            input.removeFirst(min(trigger.utf8.count, input.count))
+            input = Array(input.drop { $0 == 0x20 || $0 == 0x0A || $0 == 0x09 || $0 == 0x0D })
+        }
+        guard let probe = try? Self.makeGrammar(model: model, constraint: GrammarConstraint(gbnf: constraint.gbnf, root: constraint.root)),
+              let tokens = try? model.tokenize(String(decoding: input, as: UTF8.self), addSpecial: false, parseSpecial: true)
+        else { return false }
+        defer { llama_sampler_free(probe) }
+        for token in tokens {
+            guard grammarAllows(probe, token, logit: 0) else { return false }
+            llama_sampler_accept(probe, token)
+        }
+        return true
     }
 
     /// Watches the output for a lazy grammar's trigger.
@@ -426,9 +453,10 @@ final class LlamaSampler {
         }
 
         /// Records a generated token; once the trigger is complete, the tokens to feed the
-        /// grammar (from the one where the trigger begins), else nil.
-        mutating func record(_ token: Token, bytes: [UInt8]) -> [Token]? {
-            if tokens.contains(token) { return [token] }
+        /// grammar (from the one where the trigger begins) and their text from the trigger on,
+        /// else nil.
+        mutating func record(_ token: Token, bytes: [UInt8]) -> (tokens: [Token], text: [UInt8])? {
+            if tokens.contains(token) { return ([token], bytes) }
             recent.append((token, bytes))
             // Keep the newest token and enough before it to hold a trigger that ends in it.
             while recent.count > 1, recent.dropFirst().dropLast().reduce(0, { $0 + $1.bytes.count }) >= trigger.count {
@@ -441,10 +469,13 @@ final class LlamaSampler {
             var offset = 0
             for (index, entry) in recent.enumerated() {
                 offset += entry.bytes.count
-                if offset > start { return recent[index...].map(\.token) }
+                if offset > start { return (recent[index...].map(\.token), Array(text[start...])) }
             }
             return nil
         }
+
+        /// Drops what was seen so far, so a trigger already found is not found again.
+        mutating func forget() { recent.removeAll() }
     }
 
     private func fillCandidates(_ logits: UnsafeMutablePointer<Float>) {
