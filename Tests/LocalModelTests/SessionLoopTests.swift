@@ -164,6 +164,18 @@ struct SessionLoopTests {
         #expect(outputs[1].text.contains("no tool named nope"))
     }
 
+    @Test func severalMalformedCallsInOneResponseEachGetAnError() async throws {
+        // two in one round, one more in the next: every entry keeps an id of its own
+        let model = ScriptedLanguageModel(["<tool_call>{not json}</tool_call>\n<tool_call>{nor this}</tool_call>", "<tool_call>[]</tool_call>", "Sorry."])
+        let session = LanguageModelSession(model: model, tools: [AddTool()])
+        let response = try await session.respond(to: "go")
+        let outputs = response.transcriptEntries.compactMap { if case .toolOutput(let output) = $0 { output } else { nil } }
+        #expect(outputs.count == 3)
+        #expect(outputs.allSatisfy { $0.isError && $0.toolName.isEmpty })
+        #expect(Set(session.transcript.map(\.id)).count == session.transcript.count)
+        #expect(response.content == "Sorry.")
+    }
+
     @Test func theRoundLimitEndsALoopingModel() async throws {
         let model = ScriptedLanguageModel((1...10).map { Self.call("add", #"{"a": \#($0), "b": 1}"#) })
         let session = LanguageModelSession(model: model, tools: [AddTool()], maximumToolRounds: 3)

@@ -270,7 +270,8 @@ public final class LanguageModelSession: Sendable {
     private enum PendingCall: Sendable {
         case call(Transcript.ToolCall)
         case repeated(Transcript.ToolCall, earlierCallID: String)
-        case malformed(text: String, reason: String)
+        /// `id` names the error output (each entry of a transcript has its own id).
+        case malformed(id: String, text: String, reason: String)
     }
 
     /// Records the calls, runs them concurrently (repeats aside, per `repeatedToolCallPolicy`),
@@ -285,7 +286,7 @@ public final class LanguageModelSession: Sendable {
                     guard let earlier = ledger.earlierCall(matching: call), repeatedToolCallPolicy == .reuseEarlierOutput else { return .call(call) }
                     return .repeated(call, earlierCallID: earlier)
                 case .malformed(let text, let reason):
-                    return .malformed(text: text, reason: reason)
+                    return .malformed(id: state.makeID("malformed"), text: text, reason: reason)
                 }
             }
             let calls = pending.compactMap { pending -> Transcript.ToolCall? in
@@ -315,8 +316,8 @@ public final class LanguageModelSession: Sendable {
     private func output(for pending: PendingCall) async throws -> Transcript.ToolOutput {
         let call: Transcript.ToolCall
         switch pending {
-        case .malformed(let text, let reason):
-            return .init(id: "malformed", toolName: "", text: "Error: \(reason). The call was: \(text)", isError: true)
+        case .malformed(let id, let text, let reason):
+            return .init(id: id, toolName: "", text: "Error: \(reason). The call was: \(text)", isError: true)
         case .repeated(let repeated, let earlier):
             return .init(id: repeated.id, toolName: repeated.toolName, text: Self.repeatedCallNote, isError: false, repeatedCallID: earlier)
         case .call(let valid):
