@@ -195,15 +195,18 @@ struct GenerationTests {
         #expect(try !model.grammar(gbnf, accepts: "<tool_call>4x</tool_call>"))
     }
 
-    @Test func aTriggerRunningIntoTextTheGrammarRejectsStaysFreeText() async throws {
+    @Test func aTokenThatRunsPastTheTriggerIntoRejectedTextIsNotSampled() async throws {
         let model = try TestModel.shared()
-        // "th" completes inside tokens such as " the", whose "e" the grammar rejects; fed to
-        // llama.cpp's grammar, that text threw and aborted the process
+        // "th" completes inside tokens such as " the", whose "e" the grammar rejects (fed to
+        // llama.cpp's grammar, such text threw and aborted the process): those are passed over,
+        // so wherever "th" appears, the grammar's "x" follows or the text ends
         let grammar = GrammarConstraint.lazy(gbnf: #"root ::= "thx""#, trigger: "th")
         let (text, summary) = try await TestModel.collect(model.makeContext(window: .k4).generate(
             prompt: prompt("Describe the weather in the mountains in three sentences."), parameters: .init(maximumTokens: 40, grammar: grammar)))
-        #expect(text.contains("the"), "\(text)")
-        #expect(summary?.generatedTokens ?? 0 > 5)
+        #expect(summary?.generatedTokens ?? 0 > 3)
+        let pieces = text.components(separatedBy: "th")
+        #expect(pieces.count <= 2, "\(text)")
+        if pieces.count == 2 { #expect(pieces[1].isEmpty || pieces[1].hasPrefix("x"), "\(text)") }
     }
 
     @Test func invalidGrammarIsATypedError() throws {

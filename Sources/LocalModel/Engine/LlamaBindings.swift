@@ -357,8 +357,9 @@ final class LlamaSampler {
         guard let logits = context.lastLogits() else { return model.endOfSequence ?? 0 }
         fillCandidates(logits)
         let chosen = applyAndSelect(chain)
-        // A lazy grammar constrains nothing before its trigger.
-        guard let grammar, triggerWatch == nil else { return chosen }
+        // A lazy grammar constrains nothing before its trigger, except the token that completes it.
+        if let watch = triggerWatch { return validTriggering(chosen, watch: watch, logits: logits) }
+        guard let grammar else { return chosen }
         if grammarAllows(grammar, chosen, logit: 1) { return chosen }
         if let bestCandidates {
             fillCandidates(logits)
@@ -413,6 +414,27 @@ final class LlamaSampler {
         triggerWatch = nil
         for token in triggering { llama_sampler_accept(grammar, token) }
     }
+
+    /// `chosen`, or, when it would complete the trigger with text the grammar rejects (a token
+    /// like `"></"` after `"<tool_call"`), the best token that does not: masked one by one, as
+    /// rarely more than one or two need to be.
+    private func validTriggering(_ chosen: Token, watch: TriggerWatch, logits: UnsafeMutablePointer<Float>) -> Token {
+        var token = chosen
+        var rejected: Set<Token> = []
+        for _ in 0..<Self.triggerRetries {
+            var probe = watch
+            guard let (_, text) = probe.record(token, bytes: model.pieceBytes(token, renderSpecial: true)),
+                  !grammarCanStart(with: text) else { return token }
+            rejected.insert(token)
+            fillCandidates(logits)
+            for index in candidates.indices where rejected.contains(candidates[index].id) { candidates[index].logit = -.infinity }
+            token = applyAndSelect(chain)
+        }
+        return token
+    }
+
+    /// Tokens tried in turn when one completes a lazy grammar's trigger with text the grammar rejects.
+    static let triggerRetries = 16
 
     /// Whether a lazy grammar can take `text` (from its trigger on) as the start of its input,
     /// checked on a fresh immediate copy of the grammar.
