@@ -1,37 +1,9 @@
-import Synchronization
 import Testing
 import LocalModel
 
 /// What the session does when a model repeats a call while answering one prompt.
 @Suite("Repeated tool calls")
 struct RepeatedToolCallTests {
-    /// Adds two integers and counts how often it really ran.
-    struct CountingAddTool: Tool {
-        struct Arguments: Generable, Codable {
-            var a: Int
-            var b: Int
-            static let generationSchema: GenerationSchema = .object([
-                .property("a", .integer(in: -1000...1000)), .property("b", .integer(in: -1000...1000)),
-            ])
-        }
-        let name = "add"
-        let description = "Adds two integers."
-        private let runs = Counter()
-
-        var runCount: Int { runs.value }
-
-        func call(arguments: Arguments) async throws -> String {
-            runs.increment()
-            return String(arguments.a + arguments.b)
-        }
-    }
-
-    final class Counter: Sendable {
-        private let count = Mutex(0)
-        func increment() { count.withLock { $0 += 1 } }
-        var value: Int { count.withLock { $0 } }
-    }
-
     static let onePlusTwo = SessionLoopTests.call("add", #"{"a": 1, "b": 2}"#)
 
     static func outputs(_ response: LanguageModelSession.Response<String>) -> [String] {
@@ -43,11 +15,11 @@ struct RepeatedToolCallTests {
         let swapped = SessionLoopTests.call("add", #"{"b": 2, "a": 1}"#)
         let looping = [Self.onePlusTwo, swapped, Self.onePlusTwo, SessionLoopTests.call("add", #"{"a": 5, "b": 5}"#)].joined(separator: "\n")
         let model = ScriptedLanguageModel([looping, "Three."])
-        let tool = CountingAddTool()
+        let tool = SessionLoopTests.AddTool()
         let session = LanguageModelSession(model: model, tools: [tool])
         let response = try await session.respond(to: "1+2?")
 
-        #expect(tool.runCount == 1)
+        #expect(tool.runs.value == 1)
         // generation stopped after the word-for-word repeat, so the last call was never written
         #expect(Self.outputs(response) == ["3", LanguageModelSession.repeatedCallNote, LanguageModelSession.repeatedCallNote])
         #expect(model.parameters.first?.repeatedSpanStop != nil)
@@ -66,11 +38,11 @@ struct RepeatedToolCallTests {
         let threePlusFour = SessionLoopTests.call("add", #"{"a": 3, "b": 4}"#)
         let turn = "Adding.\n" + [Self.onePlusTwo, SessionLoopTests.call("add", #"{"b": 2, "a": 1}"#), threePlusFour].joined(separator: "\n")
         let model = ScriptedLanguageModel([turn, "3 and 7."])
-        let tool = CountingAddTool()
+        let tool = SessionLoopTests.AddTool()
         let session = LanguageModelSession(model: model, tools: [tool])
         let response = try await session.respond(to: "1+2 and 3+4?")
 
-        #expect(tool.runCount == 2)
+        #expect(tool.runs.value == 2)
         #expect(Self.outputs(response) == ["3", LanguageModelSession.repeatedCallNote, "7"])
         let calls = response.transcriptEntries.compactMap { if case .toolCalls(let turn) = $0 { turn } else { nil } }
         #expect(calls.first?.calls.count == 3, "the transcript records every call")
@@ -81,11 +53,11 @@ struct RepeatedToolCallTests {
 
     @Test func aRoundOfOnlyRepeatsIsFollowedByAnAnswerWithoutTools() async throws {
         let model = ScriptedLanguageModel([Self.onePlusTwo, Self.onePlusTwo, "It is three."])
-        let tool = CountingAddTool()
+        let tool = SessionLoopTests.AddTool()
         let session = LanguageModelSession(model: model, tools: [tool])
         let response = try await session.respond(to: "1+2?", options: .init(toolCallingMode: .required, requiredToolCallingExit: .keepRequiring))
 
-        #expect(tool.runCount == 1)
+        #expect(tool.runs.value == 1)
         #expect(Self.outputs(response) == ["3", LanguageModelSession.repeatedCallNote])
         // the second round knew the first round's call by its text
         #expect(model.parameters[1].repeatedSpanStop?.earlierSpans == [#"{"name": "add", "arguments": {"a": 1, "b": 2}}"#])
@@ -102,7 +74,7 @@ struct RepeatedToolCallTests {
 
     @Test func aModelThatOnlyRepeatsAndThenStillCallsFails() async throws {
         let model = ScriptedLanguageModel([Self.onePlusTwo, Self.onePlusTwo, Self.onePlusTwo])
-        let session = LanguageModelSession(model: model, tools: [CountingAddTool()])
+        let session = LanguageModelSession(model: model, tools: [SessionLoopTests.AddTool()])
         await #expect {
             _ = try await session.respond(to: "1+2?")
         } throws: { error in
@@ -114,20 +86,20 @@ struct RepeatedToolCallTests {
 
     @Test func aLaterPromptMayRepeatAnEarlierPromptsCall() async throws {
         let model = ScriptedLanguageModel([Self.onePlusTwo, "Three.", Self.onePlusTwo, "Still three."])
-        let tool = CountingAddTool()
+        let tool = SessionLoopTests.AddTool()
         let session = LanguageModelSession(model: model, tools: [tool])
         _ = try await session.respond(to: "1+2?")
         let second = try await session.respond(to: "And again?")
-        #expect(tool.runCount == 2)
+        #expect(tool.runs.value == 2)
         #expect(Self.outputs(second) == ["3"])
     }
 
     @Test func runEveryCallRunsRepeatsToo() async throws {
         let model = ScriptedLanguageModel([Self.onePlusTwo + "\n" + Self.onePlusTwo, "Three, twice."])
-        let tool = CountingAddTool()
+        let tool = SessionLoopTests.AddTool()
         let session = LanguageModelSession(model: model, tools: [tool], repeatedToolCallPolicy: .runEveryCall)
         let response = try await session.respond(to: "1+2 twice?")
-        #expect(tool.runCount == 2)
+        #expect(tool.runs.value == 2)
         #expect(Self.outputs(response) == ["3", "3"])
         #expect(model.parameters.first?.repeatedSpanStop == nil)
     }

@@ -18,13 +18,22 @@ struct SessionLoopTests {
         let name = "add"
         let description = "Adds two integers."
         let calls: Rendezvous?
+        /// How often the tool really ran.
+        let runs = RunCounter()
 
         init(calls: Rendezvous? = nil) { self.calls = calls }
 
         func call(arguments: Arguments) async throws -> String {
+            runs.increment()
             if let calls { await calls.arrive() }
             return String(arguments.a + arguments.b)
         }
+    }
+
+    final class RunCounter: Sendable {
+        private let count = Mutex(0)
+        func increment() { count.withLock { $0 += 1 } }
+        var value: Int { count.withLock { $0 } }
     }
 
     /// Lets a test see whether calls overlapped: each call waits (briefly) for the others.
