@@ -278,7 +278,7 @@ public final class LanguageModelSession: Sendable {
     /// and records their outputs in call order. Returns whether every call repeated one made
     /// before for this prompt.
     private func runTools(_ parsed: [ToolCallFormat.ParsedCall], rawText: String, ledger: inout CallLedger) async throws -> Bool {
-        let pending: [PendingCall] = state.withLock { state in
+        let (pending, onlyRepeats): ([PendingCall], Bool) = state.withLock { state in
             let pending = parsed.map { call -> PendingCall in
                 switch call {
                 case .call(let name, let arguments):
@@ -297,9 +297,10 @@ public final class LanguageModelSession: Sendable {
             }
             // the model reads each output once: repeats stay out of the prompt
             let repeats = Set(pending.indices.filter { if case .repeated = pending[$0] { true } else { false } })
-            let promptText = repeats.count == pending.count ? "" : ToolCallFormat.removingCalls(at: repeats, from: rawText)
+            let onlyRepeats = repeats.count == pending.count
+            let promptText = onlyRepeats ? "" : ToolCallFormat.removingCalls(at: repeats, from: rawText)
             state.transcript.append(.toolCalls(.init(id: state.makeID("calls"), calls: calls, rawText: promptText)))
-            return pending
+            return (pending, onlyRepeats)
         }
         let outputs = try await withThrowingTaskGroup(of: (Int, Transcript.ToolOutput).self) { group in
             for (index, call) in pending.enumerated() {
@@ -310,7 +311,7 @@ public final class LanguageModelSession: Sendable {
             return outputs.sorted { $0.0 < $1.0 }.map(\.1)
         }
         state.withLock { state in outputs.forEach { state.transcript.append(.toolOutput($0)) } }
-        return pending.allSatisfy { if case .repeated = $0 { true } else { false } }
+        return onlyRepeats
     }
 
     private func output(for pending: PendingCall) async throws -> Transcript.ToolOutput {
