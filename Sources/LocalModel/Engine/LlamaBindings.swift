@@ -283,6 +283,12 @@ final class LlamaSampler {
     private var candidates: [llama_token_data]
     /// Set while a lazy grammar waits for its trigger (see `TriggerWatch`).
     private var triggerWatch: TriggerWatch?
+    /// What `sample` learned about the token it chose while a lazy grammar waits (the watch
+    /// after it, and whether it completes the trigger), so `accept` does not work it out again.
+    private var checkedToken: (token: Token, watch: TriggerWatch, trigger: Trigger?)?
+
+    /// A completed trigger: the tokens to feed the grammar, and whether it can take them.
+    private typealias Trigger = (tokens: [Token], startsGrammar: Bool)
     /// For greedy decoding with a grammar: sorts out the best `greedyWindow` candidates, among
     /// which the grammar's choice is usually found (see `greedyAmongBest`).
     private let bestCandidates: SamplerPointer?
@@ -405,14 +411,27 @@ final class LlamaSampler {
     func accept(_ token: Token) {
         llama_sampler_accept(chain, token)
         guard let grammar else { return }
-        guard triggerWatch != nil else { return llama_sampler_accept(grammar, token) }
-        guard let (triggering, text) = triggerWatch?.record(token, bytes: model.pieceBytes(token, renderSpecial: true)) else { return }
+        guard var watch = triggerWatch else { return llama_sampler_accept(grammar, token) }
+        let trigger: Trigger?
+        if let checked = checkedToken, checked.token == token {
+            (watch, trigger) = (checked.watch, checked.trigger)
+        } else {
+            trigger = self.trigger(completedBy: token, in: &watch)
+        }
+        checkedToken = nil
+        triggerWatch = watch
+        guard let trigger else { return }
         // The tokens that completed the trigger were sampled freely, and one may run past it
         // into text the grammar rejects ("<tool_call></"): llama.cpp throws on such input, which
         // aborts the process. Such a trigger is left as free text; the watch looks for the next.
-        guard grammarCanStart(with: text) else { return triggerWatch?.forget() ?? () }
+        guard trigger.startsGrammar else { return triggerWatch?.forget() ?? () }
         triggerWatch = nil
-        for token in triggering { llama_sampler_accept(grammar, token) }
+        for token in trigger.tokens { llama_sampler_accept(grammar, token) }
+    }
+
+    /// Records `token` in `watch`; the trigger it completes, if any.
+    private func trigger(completedBy token: Token, in watch: inout TriggerWatch) -> Trigger? {
+        watch.record(token, bytes: model.pieceBytes(token, renderSpecial: true)).map { ($0.tokens, grammarCanStart(with: $0.text)) }
     }
 
     /// `chosen`, or, when it would complete the trigger with text the grammar rejects (a token
@@ -423,8 +442,11 @@ final class LlamaSampler {
         var rejected: Set<Token> = []
         for _ in 0..<Self.triggerRetries {
             var probe = watch
-            guard let (_, text) = probe.record(token, bytes: model.pieceBytes(token, renderSpecial: true)),
-                  !grammarCanStart(with: text) else { return token }
+            let trigger = self.trigger(completedBy: token, in: &probe)
+            if trigger?.startsGrammar ?? true {
+                checkedToken = (token, probe, trigger)
+                return token
+            }
             rejected.insert(token)
             fillCandidates(logits)
             for index in candidates.indices where rejected.contains(candidates[index].id) { candidates[index].logit = -.infinity }
