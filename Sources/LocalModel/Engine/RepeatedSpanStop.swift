@@ -42,7 +42,9 @@ public struct RepeatedSpanStop: Sendable, Hashable {
         /// Adds newly generated text; true when a span just closed that was seen before.
         mutating func repeats(after text: String) -> Bool {
             unread += text
-            guard let lastClose = unread.range(of: stop.close, options: .backwards) else { return false }
+            // a close that is new ends within the new text: look no further back than that
+            let newTail = unread.index(unread.endIndex, offsetBy: -(text.count + stop.close.count - 1), limitedBy: unread.startIndex) ?? unread.startIndex
+            guard let lastClose = unread[newTail...].range(of: stop.close, options: .backwards) else { return false }
             let complete = stop.spans(in: String(unread[..<lastClose.upperBound]))
             unread.removeSubrange(..<lastClose.upperBound)   // what follows may start the next span
             return complete.contains { !seen.insert($0).inserted }
