@@ -132,7 +132,7 @@ import Testing
             let kept = try await index.distinctValues(of: .keywords, limit: 1_000)
             let database = try SQLiteDatabase(path: file.path, readOnly: true)
             let rows = try database.query(
-                "SELECT lv.value, count(*) FROM list_values lv JOIN items i ON i.rowid = lv.item WHERE lv.attribute = 'keywords' GROUP BY lv.value") {
+                "SELECT lv.value, count(*) FROM list_values lv JOIN items i ON i.rowid = lv.item WHERE lv.attribute = ? GROUP BY lv.value", [IndexSchema.listCode(.keywords)]) {
                 ($0.text(0) ?? "", Int($0.integer(1)))
             }
             #expect(Dictionary(uniqueKeysWithValues: kept.values.map { ($0.value.description, $0.count) })

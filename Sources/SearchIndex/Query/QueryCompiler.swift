@@ -178,7 +178,7 @@ struct QueryCompiler {
             if flags.isEmpty, columnKind == .strings, kind == .exact || kind == .prefix {
                 let (condition, values) = Self.plainCondition("value", pattern, prefix: kind == .prefix)
                 return SQLFragment("i.rowid IN (SELECT item FROM list_values WHERE attribute = ? AND \(condition))",
-                                   [.text(attribute.rawValue)] + values)
+                                   [IndexSchema.listCode(attribute)] + values)
             }
             if flags.isEmpty, kind == .exact || kind == .prefix {
                 let (condition, values) = Self.plainCondition(column, pattern, prefix: kind == .prefix)

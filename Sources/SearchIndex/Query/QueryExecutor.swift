@@ -229,10 +229,10 @@ struct QueryExecutor {
             let condition = try source(predicate, allowDriver: false).condition
             if statistic == nil && condition.sql == "1" {
                 // Over every item, the counts every write keeps (one row per distinct value).
-                select = SQLFragment("SELECT value, count FROM list_counts WHERE attribute = ?", [.text(attribute.rawValue)])
+                select = SQLFragment("SELECT value, count FROM list_counts WHERE attribute = ?", [IndexSchema.listCode(attribute)])
             } else {
                 select = SQLFragment("SELECT lv.value, count(*)\(statExpression.sql) FROM list_values lv JOIN items i ON i.rowid = lv.item WHERE lv.attribute = ? AND (\(condition.sql)) GROUP BY lv.value",
-                                     statExpression.bindings + [.text(attribute.rawValue)] + condition.bindings)
+                                     statExpression.bindings + [IndexSchema.listCode(attribute)] + condition.bindings)
             }
         case let .column(column, kind):
             keyKind = kind

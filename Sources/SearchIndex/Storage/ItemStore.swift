@@ -33,7 +33,7 @@ final class ItemStore {
     private var listInsertStatements: [Int: SQLiteStatement] = [:]
 
     private struct ListValue: Hashable {
-        var attribute: String, value: String
+        var attribute: SearchableItemAttribute, value: String
     }
 
     /// Inside a batch, words are handed to FTS5 once this many items are waiting (about 12 MiB of
@@ -119,7 +119,7 @@ final class ItemStore {
         guard !listCountChanges.isEmpty else { return }
         var removed = false
         for (key, change) in listCountChanges where change != 0 {
-            try statements.addListCount.run([.text(key.attribute), .text(key.value), .integer(Int64(change))])
+            try statements.addListCount.run([IndexSchema.listCode(key.attribute), .text(key.value), .integer(Int64(change))])
             removed = removed || change < 0
         }
         listCountChanges.removeAll()
@@ -150,9 +150,8 @@ final class ItemStore {
         return "INSERT INTO items(\(quoted)) VALUES(\(marks)) ON CONFLICT(identifier) DO NOTHING"
     }()
 
-    private static let listColumns = IndexSchema.columns.filter { $0.kind == .strings }.map(\.attribute)
     private static let listSelectSQL =
-        "SELECT \(listColumns.map { "\"\($0.rawValue)\"" }.joined(separator: ", ")) FROM items WHERE rowid = ?"
+        "SELECT \(IndexSchema.listAttributes.map { "\"\($0.rawValue)\"" }.joined(separator: ", ")) FROM items WHERE rowid = ?"
 
     /// Where each standard attribute goes in `insertSQL`'s bindings (after the 4 leading ones), so
     /// an item costs one lookup per attribute it has rather than one per column.
@@ -250,9 +249,10 @@ final class ItemStore {
         guard !elements.isEmpty else { return }
         var bindings: [SQLiteValue] = []
         bindings.reserveCapacity(elements.count * 3)
+        let code = IndexSchema.listCode(attribute)
         for element in elements {
-            bindings += [.text(attribute.rawValue), .text(element), .integer(rowid)]
-            listCountChanges[ListValue(attribute: attribute.rawValue, value: element), default: 0] += 1
+            bindings += [code, .text(element), .integer(rowid)]
+            listCountChanges[ListValue(attribute: attribute, value: element), default: 0] += 1
         }
         try listInsertStatement(rows: elements.count).run(bindings)
     }
@@ -304,14 +304,14 @@ final class ItemStore {
     /// has to remove the text and the row.
     func deleteRow(_ rowid: Int64, identifier: String) throws(SearchIndexError) {
         let lists = try database.query(Self.listSelectSQL, [.integer(rowid)]) { row in
-            (0..<Self.listColumns.count).map { row.text($0) }
+            (0..<IndexSchema.listAttributes.count).map { row.text($0) }
         }.first ?? []
-        for (attribute, joined) in zip(Self.listColumns, lists) {
+        for (attribute, joined) in zip(IndexSchema.listAttributes, lists) {
             guard let joined else { continue }
             for element in Set(joined.split(separator: IndexSchema.listSeparator).map(String.init)) {
                 try database.run("DELETE FROM list_values WHERE attribute = ? AND value = ? AND item = ?",
-                                 [.text(attribute.rawValue), .text(element), .integer(rowid)])
-                if database.changes > 0 { listCountChanges[ListValue(attribute: attribute.rawValue, value: element), default: 0] -= 1 }
+                                 [IndexSchema.listCode(attribute), .text(element), .integer(rowid)])
+                if database.changes > 0 { listCountChanges[ListValue(attribute: attribute, value: element), default: 0] -= 1 }
             }
         }
         try database.run("DELETE FROM custom_values WHERE item = ?", [.integer(rowid)])
