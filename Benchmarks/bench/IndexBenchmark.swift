@@ -110,6 +110,31 @@ enum IndexBenchmark {
         return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
     }
 
+    /// Builds per side for the indexing rows (see `run`).
+    static let buildRounds = 3
+
+    /// Runs the raw-SQLite reference script: a build, then (unless `buildOnly`) the queries.
+    static func runReference(rowsFile: URL, queriesFile: URL, workDirectory: URL, buildOnly: Bool) throws -> [String: Any] {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("reference/index_reference.py")
+        process.arguments = ["python3", script.path, rowsFile.path, queriesFile.path, workDirectory.appendingPathComponent("reference.sqlite").path]
+            + (buildOnly ? ["--build-only"] : [])
+        let output = Pipe()
+        process.standardOutput = output
+        try process.run()
+        let data = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        guard process.terminationStatus == 0,
+              let reference = try JSONSerialization.jsonObject(with: data) as? [String: Any] else {
+            throw Failure(description: "the raw-SQLite reference script failed (status \(process.terminationStatus)); run it by hand: python3 \(script.path)")
+        }
+        return reference
+    }
+
+    static func number(_ result: [String: Any], _ key: String) -> Double { (result[key] as? NSNumber)?.doubleValue ?? 0 }
+
     static func run(itemCount: Int, workDirectory: URL) async throws -> SectionReport {
         let manager = FileManager.default
         try manager.createDirectory(at: workDirectory, withIntermediateDirectories: true)
@@ -141,15 +166,31 @@ enum IndexBenchmark {
                                       "filtered": filtered.map { ["word": $0, "since": since] as [String: Any] }]
         try JSONSerialization.data(withJSONObject: queries).write(to: queriesFile)
 
-        // Ours.
+        // Builds alternate, ours then the reference's, `buildRounds` times each, so that a
+        // change in the machine's speed during the section falls on both sides alike; the rates
+        // are the medians. The queries run on our last build and the reference's last (full) run.
         let indexFile = workDirectory.appendingPathComponent("lantern-bench.sqlite")
-        for suffix in ["", "-wal", "-shm"] { try? manager.removeItem(atPath: indexFile.path + suffix) }
-        let index = try SearchableIndex(url: indexFile, timeZone: TimeZone(identifier: "UTC") ?? .current)
-        let cpuBefore = processCPUSeconds()
-        let indexingMs = try await milliseconds {
-            try await indexNotes(notes, into: index, effortKey: effortKey, clientState: "bench")
+        let timeZone = TimeZone(identifier: "UTC") ?? .current
+        var ourRates: [Double] = [], ourCPURates: [Double] = [], referenceRates: [Double] = [], referenceCPURates: [Double] = []
+        var builtIndex: SearchableIndex?
+        for round in 0..<buildRounds {
+            builtIndex = nil
+            for suffix in ["", "-wal", "-shm"] { try? manager.removeItem(atPath: indexFile.path + suffix) }
+            let fresh = try SearchableIndex(url: indexFile, timeZone: timeZone)
+            let cpuBefore = processCPUSeconds()
+            let indexingMs = try await milliseconds {
+                try await indexNotes(notes, into: fresh, effortKey: effortKey, clientState: "bench")
+            }
+            ourRates.append(Double(itemCount) / (indexingMs / 1_000))
+            ourCPURates.append(Double(itemCount) / (processCPUSeconds() - cpuBefore))
+            builtIndex = fresh
+            if round < buildRounds - 1 {
+                let build = try runReference(rowsFile: rowsFile, queriesFile: queriesFile, workDirectory: workDirectory, buildOnly: true)
+                referenceRates.append(number(build, "itemsPerSecond"))
+                referenceCPURates.append(number(build, "itemsPerCPUSecond"))
+            }
         }
-        let indexingCPUSeconds = processCPUSeconds() - cpuBefore
+        guard let index = builtIndex else { throw Failure(description: "no index was built") }
         try await index.checkpoint()
         let ourBytes = ["", "-wal"].compactMap { (try? manager.attributesOfItem(atPath: indexFile.path + $0))?[.size] as? NSNumber }
             .reduce(0) { $0 + $1.intValue }
@@ -174,25 +215,18 @@ enum IndexBenchmark {
         let groupBy = try await timed(aggregateRepeat, [{ _ = try await index.aggregate(.groupBy(.rating)) }])
         let groupByMonth = try await timed(aggregateRepeat, [{ _ = try await index.aggregate(.groupByDate(.contentCreationDate, unit: .month)) }])
 
-        // Reference.
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .appendingPathComponent("reference/index_reference.py")
-        process.arguments = ["python3", script.path, rowsFile.path, queriesFile.path, workDirectory.appendingPathComponent("reference.sqlite").path]
-        let output = Pipe()
-        process.standardOutput = output
-        try process.run()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0,
-              let reference = try JSONSerialization.jsonObject(with: data) as? [String: Any] else {
-            throw Failure(description: "the raw-SQLite reference script failed (status \(process.terminationStatus)); run it by hand: python3 \(script.path)")
-        }
+        // Reference: its last build, then the same queries.
+        let reference = try runReference(rowsFile: rowsFile, queriesFile: queriesFile, workDirectory: workDirectory, buildOnly: false)
+        referenceRates.append(number(reference, "itemsPerSecond"))
+        referenceCPURates.append(number(reference, "itemsPerCPUSecond"))
         func samples(_ key: String) -> [Double] { reference[key] as? [Double] ?? [] }
-        func number(_ key: String) -> Double { (reference[key] as? NSNumber)?.doubleValue ?? 0 }
-
-        let ourRate = Double(itemCount) / (indexingMs / 1_000)
+        func buildSpread(_ ours: Sample, _ theirs: Sample) -> String { "ours \(ours.spread); reference \(theirs.spread);" }
+        // The builds' rates in the order they ran, so a drift of the machine's speed shows.
+        func inOrder(_ ours: [Double], _ theirs: [Double]) -> String {
+            "in run order " + zip(ours, theirs).map { String(format: "%.0f / %.0f", $0, $1) }.joined(separator: ", ") + " (ours / reference)"
+        }
+        let (rate, referenceRate) = (Sample(ourRates), Sample(referenceRates))
+        let (cpuRate, referenceCPURate) = (Sample(ourCPURates), Sample(referenceCPURates))
         func latency(_ name: String, _ ours: [Double], _ theirs: [Double], p: Double, absoluteGoal: Double?) -> BenchmarkRow {
             let value = percentile(ours, p)
             var note = "n=\(ours.count)"
@@ -206,12 +240,14 @@ enum IndexBenchmark {
             title: "SearchIndex at \(itemCount) generated notes",
             reference: "raw SQLite \(reference["sqlite"] as? String ?? "?") via Python's sqlite3 module: notes table (unique id) + FTS5 keeping title, body, keywords (unicode61, diacritics removed) + indexes on rating and (created month, created), the month stored at write time; same rows, same queries, same run",
             rows: [
-                BenchmarkRow(metric: "indexing rate", ours: ourRate, reference: number("itemsPerSecond"), unit: "items/s", goal: 0.9,
-                             higherIsBetter: true, note: "one batch, chunks of 1,000 items; wall clock"),
-                BenchmarkRow(metric: "indexing rate per CPU second", ours: Double(itemCount) / indexingCPUSeconds,
-                             reference: number("itemsPerCPUSecond"), unit: "items/s", goal: 0.9, higherIsBetter: true,
-                             note: "the same build in process CPU time, which a loaded shared machine distorts less"),
-                BenchmarkRow(metric: "size on disk", ours: Double(ourBytes) / 1_048_576, reference: number("bytes") / 1_048_576, unit: "MiB",
+                BenchmarkRow(metric: "indexing rate, median", ours: rate.median, reference: referenceRate.median, unit: "items/s", goal: 0.9,
+                             higherIsBetter: true, spread: buildSpread(rate, referenceRate),
+                             note: "\(buildRounds) builds per side, alternating, \(inOrder(ourRates, referenceRates)); one batch, chunks of 1,000 items; wall clock"),
+                BenchmarkRow(metric: "indexing rate per CPU second, median", ours: cpuRate.median,
+                             reference: referenceCPURate.median, unit: "items/s", goal: 0.9, higherIsBetter: true,
+                             spread: buildSpread(cpuRate, referenceCPURate),
+                             note: "the same builds in process CPU time, which a loaded shared machine distorts less, \(inOrder(ourCPURates, referenceCPURates))"),
+                BenchmarkRow(metric: "size on disk", ours: Double(ourBytes) / 1_048_576, reference: number(reference, "bytes") / 1_048_576, unit: "MiB",
                              goal: nil, higherIsBetter: false, note: "after a WAL checkpoint"),
                 latency("full-text two-word top-10 p50", ftsTwo, samples("ftsTwoWord"), p: 0.5, absoluteGoal: 5),
                 latency("full-text two-word top-10 p99", ftsTwo, samples("ftsTwoWord"), p: 0.99, absoluteGoal: 50),
@@ -228,7 +264,7 @@ enum IndexBenchmark {
                 latency("group by month p50", groupByMonth, samples("groupByMonth"), p: 0.5, absoluteGoal: 200),
             ],
             notes: [
-                "Ours stores per item: an items row (unique identifier; day numbers and numbers first in the row, text after) with partial indexes on rating, fileSize, contentType, domain and one (day, date) index for each of the 3 dates; 3 keyword rows (WITHOUT ROWID, keyed by attribute, value, item) and the per-keyword item counts every write keeps; a custom-value row (WITHOUT ROWID, keyed by item, key, position) with 1 index entry on (key, number); the full-text input (compressed only when ≥ 2 KiB) outside a contentless FTS5 table over title, other text and body. Group by month walks the created (day, date) index and rolls days up. Our file uses 16 KiB pages (`IndexSchema.pageSize`); the reference keeps SQLite's default 4 KiB.",
+                "Ours stores per item: an items row (unique identifier; day numbers and numbers first in the row, text after) with partial indexes on rating, fileSize, contentType, domain and one (day, date) index for each of the 3 dates; 3 keyword rows (WITHOUT ROWID, keyed by attribute number, value, item) and the per-keyword item counts every write keeps; a custom-value row (WITHOUT ROWID, keyed by item, key, position) with 1 index entry on (key, number); the full-text input (compressed only when ≥ 2 KiB) outside a contentless FTS5 table over title, other text and body. Group by month walks the created (day, date) index and rolls days up. Our file uses 16 KiB pages (`IndexSchema.pageSize`); the reference keeps SQLite's default 4 KiB.",
                 "Ours builds in one batch: past 5,000 items the batch drops the secondary indexes that hold entries (here rating, fileSize, contentType, domain, the 3 dates and the custom number; the 19 still empty are kept, since each build scans every row) and builds them again, sorted, just before it commits (inside the same transaction); FTS5 meanwhile does not merge its segments level by level and merges them once ('optimize') before the commit, leaving one segment. The indexing rows include that build and that merge; the reference's FTS5 keeps its default merging.",
                 "The reference stores what its queries need: the notes row (unique id), FTS5 keeping title, body and keywords, an index on rating and one on (month, created), the month computed in Python per row. It keeps no keyword rows, custom-value rows or indexes on other attributes.",
                 "Stop words (in nearly every note) make FTS5 score every document on both sides: BM25 has no top-k pruning in FTS5, so exact top-10 rows grow with the index.",
