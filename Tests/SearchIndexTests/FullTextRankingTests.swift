@@ -49,4 +49,40 @@ struct FullTextRankingTests {
         let bounded = try await ids(index, SearchQuery(.fullText("heron"), limit: 40, ranking: .mostRecent(matches: 1)))
         #expect(bounded == ["h0"])
     }
+
+    /// A query of words alone takes the fast path (FTS5 ranks, no join); add a filter every item
+    /// passes and it takes the joined one. Both must give the same items, scores, order (equal
+    /// scores by indexing order), pages and count.
+    @Test func wordsAloneRankAndCountAsTheyDoBesideAFilter() async throws {
+        let folder = try TemporaryFolder()
+        let index = try folder.index()
+        let twins = (0..<5).map { number in
+            var set = SearchableItemAttributeSet(contentType: "public.text")
+            set.title = "twin"
+            set.textContent = "heron reed0 reed1"
+            return SearchableItem(uniqueIdentifier: "t\(number)", domainIdentifier: nil, attributeSet: set)
+        }
+        try await index.indexSearchableItems(Array(Self.items().prefix(20)) + twins + Array(Self.items().suffix(30)))
+        let words = QueryPredicate.fullText("heron")
+        let filtered = QueryPredicate.and([words, .contentType("public.text")])
+
+        let fast = try await index.search(SearchQuery(words, limit: 100))
+        let joined = try await index.search(SearchQuery(filtered, limit: 100))
+        #expect(fast.count == 45)
+        #expect(fast.map(\.item.uniqueIdentifier) == joined.map(\.item.uniqueIdentifier))
+        #expect(fast.map(\.score) == joined.map(\.score))
+        let twinOrder = fast.map(\.item.uniqueIdentifier).filter { $0.hasPrefix("t") }
+        #expect(twinOrder == ["t0", "t1", "t2", "t3", "t4"])
+        let twinScores = Set(fast.filter { $0.item.uniqueIdentifier.hasPrefix("t") }.compactMap(\.score))
+        #expect(twinScores.count == 1, "the twins must tie for the order to be tested")
+
+        var paged: [String] = []
+        for offset in stride(from: 0, to: 45, by: 7) {
+            paged += try await ids(index, SearchQuery(words, limit: 7, offset: offset))
+        }
+        #expect(paged == fast.map(\.item.uniqueIdentifier))
+        #expect(try await index.count(where: words) == 45)
+        #expect(try await index.count(where: filtered) == 45)
+        #expect(try await index.count(where: .fullText("nothingmatches")) == 0)
+    }
 }

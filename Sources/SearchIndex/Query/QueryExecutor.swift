@@ -44,6 +44,10 @@ struct QueryExecutor {
         return (SQLFragment("items i"), condition, false)
     }
 
+    /// The condition `source` returns for a predicate that is one full-text match and nothing
+    /// else (no filter, no expiry check): FTS5 alone can answer it.
+    private static let fullTextOnly = "fts MATCH ? AND (1)"
+
     func search(_ query: SearchQuery) throws(SearchIndexError) -> [SearchHit] {
         let (from, condition, ranked) = try source(query.predicate)
         var orderings: [SQLFragment] = []
@@ -59,14 +63,18 @@ struct QueryExecutor {
         let fetch = Set(query.fetchAttributes).subtracting([.textContent])
 
         // Fast path: pure full-text top-N lets FTS5 rank and cut before touching items.
-        if ranked, condition.sql == "fts MATCH ? AND (1)", query.sort.first == .relevance || query.sort.isEmpty {
+        if ranked, condition.sql == Self.fullTextOnly, query.sort.first == .relevance || query.sort.isEmpty {
             // FTS5 computes `rank` for these forms without reading any other table; the bounded
-            // one walks matches newest first and stops after `matches`.
-            var sql = "SELECT rowid, rank FROM fts WHERE fts MATCH ? ORDER BY rank LIMIT ? OFFSET ?"
+            // one walks matches newest first and stops after `matches`. `+rank` is an expression,
+            // not the column, so FTS5 does not take over the ORDER BY: left to FTS5, it sorts
+            // every match in full, while SQLite's sorter keeps only the best LIMIT + OFFSET
+            // (at a million notes, 4.0 → 2.5 ms for two words, 176 → 109 ms for a common word).
+            // rowid orders equal scores.
+            var sql = "SELECT rowid, rank FROM fts WHERE fts MATCH ? ORDER BY +rank, rowid LIMIT ? OFFSET ?"
             var bindings = condition.bindings + [limit, offset]
             if case .mostRecent(let matches) = query.ranking {
                 sql = "SELECT rowid, score FROM (SELECT rowid, rank AS score FROM fts WHERE fts MATCH ? ORDER BY rowid DESC LIMIT ?) "
-                    + "ORDER BY score LIMIT ? OFFSET ?"
+                    + "ORDER BY score, rowid LIMIT ? OFFSET ?"
                 bindings = condition.bindings + [.integer(Int64(max(0, matches))), limit, offset]
             }
             let ranks = try database.query(sql, bindings) { ($0.integer(0), -$0.double(1)) }
@@ -181,8 +189,11 @@ struct QueryExecutor {
         switch aggregation {
         case .count:
             let (from, condition, _) = try source(predicate)
-            let count = try database.query("SELECT count(*) FROM \(from.sql) WHERE \(condition.sql)",
-                                           from.bindings + condition.bindings) { $0.integer(0) }.first ?? 0
+            // Every item has one row in `fts`, so a pure full-text count needs no join to `items`.
+            let (sql, bindings) = condition.sql == Self.fullTextOnly
+                ? ("SELECT count(*) FROM fts WHERE fts MATCH ?", condition.bindings)
+                : ("SELECT count(*) FROM \(from.sql) WHERE \(condition.sql)", from.bindings + condition.bindings)
+            let count = try database.query(sql, bindings) { $0.integer(0) }.first ?? 0
             return .count(Int(count))
         case let .statistic(statistic, attribute):
             let (from, condition, _) = try source(predicate)
