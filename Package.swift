@@ -53,6 +53,6 @@ let package = Package(
         .testTarget(name: "SearchToolTests", dependencies: ["SearchTool", "SearchIndex", "LocalModel"]),
         .testTarget(name: "VisionToolsTests", dependencies: ["VisionTools"]),
         // Runs the built `ask` binary as a process; the dependency makes sure it is built first.
-        .testTarget(name: "askTests", dependencies: ["ask"]),
+        .testTarget(name: "askTests", dependencies: ["ask", "SearchIndex"]),
     ]
 )

@@ -4,7 +4,8 @@ import SearchIndex
 
 /// Opens the index a `DataSelection` names, building or refreshing it first: a corpus is
 /// reindexed when its bytes changed (the fingerprint is kept as the index's batch client
-/// state), a folder is refreshed incrementally by `FileSource`, a named index must exist.
+/// state), a folder is refreshed incrementally by `FileSource`, a named index must exist and
+/// hold items.
 struct IndexOpener: Sendable {
     /// What was opened, and what the refresh did (for the summary line of `ask index`).
     struct Opened: Sendable {
@@ -29,7 +30,13 @@ struct IndexOpener: Sendable {
                 throw AskError("there is no index named '\(name)' (looked for \(url.path)); build it with 'ask index --folder DIR --index \(name)' or 'ask index --corpus FILE.jsonl --index \(name)'")
             }
             let index = try SearchableIndex(url: url)
-            return Opened(index: index, name: name, itemCount: try await index.count(), summary: nil)
+            let count = try await index.count()
+            // An index file in an older format is emptied when it is opened (the format changed),
+            // and a question over no items can only get "nothing matches": say what to do instead.
+            guard count > 0 else {
+                throw AskError("the index '\(name)' holds no items: it was built from nothing, or by an older Lantern whose index format this one replaced (which empties it); rebuild it with 'ask index --folder DIR --index \(name)' or 'ask index --corpus FILE.jsonl --index \(name)'")
+            }
+            return Opened(index: index, name: name, itemCount: count, summary: nil)
         }
     }
 

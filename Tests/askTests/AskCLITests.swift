@@ -1,4 +1,5 @@
 import Foundation
+@testable import SearchIndex
 import Testing
 
 /// The command line without a model run: parsing, help, errors, the catalogue, indexing, budget.
@@ -174,6 +175,24 @@ import Testing
         let unknown = try ask.run(["--index", "nothing-here", "Which trails?"])
         #expect(unknown.status == 1)
         #expect(unknown.stderr.contains("no index named 'nothing-here'"), "\(unknown.stderr)")
+    }
+
+    /// An index written in an older format (its SQLite user_version set back to 4) is emptied
+    /// on opening; asking it says so and how to rebuild it.
+    @Test func anIndexInAnOlderFormatAsksToBeRebuilt() throws {
+        let ask = try AskProcess()
+        let corpus = try ask.dataHome.write("""
+            {"id": "a", "attributes": {"title": "Alpha", "textContent": "one"}}
+            """, to: "old.jsonl")
+        #expect(try ask.run(["index", "--corpus", corpus.path]).status == 0)
+        let indexFile = ask.dataHome.url.appendingPathComponent("lantern/indexes/old.sqlite")
+        try SQLiteDatabase(path: indexFile.path, readOnly: false).execute("PRAGMA user_version = 4")
+
+        let result = try ask.run(["--index", "old", "What is alpha?"])
+        #expect(result.status == 1, "\(result.stderr)")
+        #expect(result.stderr.contains("the index 'old' holds no items"), "\(result.stderr)")
+        #expect(result.stderr.contains("ask index --folder DIR --index old"), "\(result.stderr)")
+        #expect(result.stdout.isEmpty)
     }
 
     @Test func budgetPrintsTheTableWithoutRunningTheModel() throws {
