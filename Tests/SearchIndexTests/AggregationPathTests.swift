@@ -122,6 +122,44 @@ import Testing
         #expect(years.compactMap(\.value).reduce(0, +) == live.filter { $0.created != nil }.compactMap(\.size).reduce(0, +))
     }
 
+    /// A keyword membership drives the query from the keyword's rows: searches (paged, filtered,
+    /// sorted), counts, statistics and groups give what the notes themselves say, after deletes
+    /// and with expired items hidden, and pages come in indexing order.
+    @Test func keywordMembershipDrivesSearchesCountsAndGroups() async throws {
+        let folder = try TemporaryFolder()
+        let index = try folder.index()
+        try await index.indexSearchableItems(Self.items(Self.notes))
+        let deleted = Set(Self.notes.filter { $0.id.hasSuffix("4") }.map(\.id))
+        try await index.deleteSearchableItems(withIdentifiers: Array(deleted))
+        let members = Self.notes.filter { !$0.expired && !deleted.contains($0.id) && $0.keywords.contains("k2") }
+        let member = QueryPredicate.contains(.keywords, "k2")
+
+        func ids(_ query: SearchQuery) async throws -> [String] { try await index.search(query).map(\.item.uniqueIdentifier) }
+        #expect(try await ids(SearchQuery(member, limit: nil)) == members.map(\.id))
+        #expect(try await ids(SearchQuery(member, limit: 3, offset: 2)) == Array(members.map(\.id)[2..<5]))
+        let rated = members.filter { ($0.rating ?? 0) >= 2 }
+        let filtered = QueryPredicate.and([.compare(.rating, .greaterOrEqual, .number(2)), member, .contains(.keywords, "k12")])
+        #expect(try await ids(SearchQuery(filtered, limit: nil)) == rated.filter { $0.keywords.contains("k12") }.map(\.id))
+        let sorted = try await ids(SearchQuery(.and([member, .exists(.fileSize)]), sort: [.attribute(.fileSize, ascending: false)], limit: 4))
+        #expect(sorted.count == 4)
+        #expect(sorted.compactMap { id in Self.notes.first { $0.id == id }?.size } == Array(members.compactMap(\.size).sorted(by: >).prefix(4)))
+
+        #expect(try await index.aggregate(.count, where: member) == .count(members.count))
+        #expect(try await index.aggregate(.count, where: .and([member, .compare(.rating, .greaterOrEqual, .number(2))])) == .count(rated.count))
+        let sizes = members.compactMap(\.size)
+        #expect(try await index.aggregate(.statistic(.sum, .fileSize), where: member) == .statistic(sizes.reduce(0, +), count: sizes.count))
+        guard case let .groups(groups, _) = try await index.aggregate(.groupBy(.rating), where: member) else {
+            Issue.record("not groups"); return
+        }
+        let expected = Dictionary(grouping: members.compactMap(\.rating), by: { $0 }).mapValues(\.count)
+        #expect(Dictionary(uniqueKeysWithValues: groups.map { ($0.key.description, $0.count) })
+                == Dictionary(uniqueKeysWithValues: expected.map { (AttributeValue.number($0.key).description, $0.value) }))
+        guard case let .groups(years, _) = try await index.aggregate(.groupByDate(.contentCreationDate, unit: .year), where: member) else {
+            Issue.record("not groups"); return
+        }
+        #expect(years.map(\.count).reduce(0, +) == members.filter { $0.created != nil }.count)
+    }
+
     /// Unfiltered keyword groups come from the counts every write keeps; after replaces, a failed
     /// call, domain deletes, a rolled-back batch and a delete-all they equal the membership rows.
     @Test func keptKeywordCountsEqualTheMembershipRows() async throws {

@@ -9,39 +9,58 @@ struct QueryExecutor {
     /// a batch keeps the writer from purging them).
     let hideExpiredAt: Date?
 
-    /// The FROM clause and WHERE condition for a predicate. A top-level full-text term drives the
-    /// query from the FTS table (the fast path for ranked search); the rest filters the join.
-    private func source(_ predicate: QueryPredicate, allowDriver: Bool = true) throws(SearchIndexError)
-        -> (from: SQLFragment, condition: SQLFragment, ranked: Bool) {
-        var rest = predicate
-        var driver: String?
+    /// Where a query reads its items from: the FROM clause, the WHERE condition, whether BM25
+    /// ranks the rows, and the expression that orders them by rowid as the driving table yields them.
+    private struct Source {
+        var from: SQLFragment
+        var condition: SQLFragment
+        var ranked: Bool
+        var rowid = "i.rowid"
+    }
+
+    /// The source for a predicate. A top-level full-text term drives the query from the FTS table
+    /// (the fast path for ranked search); otherwise a top-level membership in a string list
+    /// (`keywords` contains "x") drives it from that list's rows, which arrive in rowid order, so
+    /// the first few members of a large list come back without SQLite first collecting all of
+    /// them (as `rowid IN (SELECT …)` makes it do). The rest filters the join.
+    private func source(_ predicate: QueryPredicate, allowDriver: Bool = true) throws(SearchIndexError) -> Source {
+        var parts: [QueryPredicate]
+        switch predicate {
+        case .and(let conjuncts): parts = conjuncts
+        default: parts = [predicate]
+        }
+        var fullText: String?
+        var membership: (attribute: SearchableItemAttribute, value: String)?
         if allowDriver {
-            switch predicate {
-            case let .fullText(text, prefix):
-                driver = QueryCompiler.ftsExpression(text, prefix: prefix, column: nil) ?? ""
-                rest = .all
-            case .and(var parts):
-                if let index = parts.firstIndex(where: { if case .fullText = $0 { true } else { false } }),
-                   case let .fullText(text, prefix) = parts[index] {
-                    driver = QueryCompiler.ftsExpression(text, prefix: prefix, column: nil) ?? ""
-                    parts.remove(at: index)
-                    rest = .and(parts)
-                }
-            default: break
+            if let index = parts.firstIndex(where: { if case .fullText = $0 { true } else { false } }),
+               case let .fullText(text, prefix) = parts[index] {
+                fullText = QueryCompiler.ftsExpression(text, prefix: prefix, column: nil) ?? ""
+                parts.remove(at: index)
+            } else if let index = parts.firstIndex(where: { if case .contains(let attribute, _) = $0 { attribute.standardKind == .strings } else { false } }),
+                      case let .contains(attribute, value) = parts[index] {
+                membership = (attribute, value)
+                parts.remove(at: index)
             }
         }
+        let rest: QueryPredicate = fullText == nil && membership == nil ? predicate : .and(parts)
         var condition = try compiler.compile(rest)
         if let hideExpiredAt {
             condition.sql = "(\(condition.sql)) AND (i.expiration IS NULL OR i.expiration > ?)"
             condition.bindings.append(.real(hideExpiredAt.timeIntervalSince1970))
         }
-        if let driver {
-            if driver.isEmpty { condition = SQLFragment("0") }
-            return (SQLFragment("fts JOIN items i ON i.rowid = fts.rowid"),
-                    SQLFragment("fts MATCH ? AND (\(condition.sql))", [.text(driver.isEmpty ? "\"\"" : driver)] + condition.bindings),
-                    true)
+        if let fullText {
+            if fullText.isEmpty { condition = SQLFragment("0") }
+            return Source(from: SQLFragment("fts JOIN items i ON i.rowid = fts.rowid"),
+                          condition: SQLFragment("fts MATCH ? AND (\(condition.sql))", [.text(fullText.isEmpty ? "\"\"" : fullText)] + condition.bindings),
+                          ranked: true)
         }
-        return (SQLFragment("items i"), condition, false)
+        if let membership {
+            return Source(from: SQLFragment("list_values m JOIN items i ON i.rowid = m.item"),
+                          condition: SQLFragment("m.attribute = ? AND m.value = ? AND (\(condition.sql))",
+                                                 [IndexSchema.listCode(membership.attribute), .text(membership.value)] + condition.bindings),
+                          ranked: false, rowid: "m.item")
+        }
+        return Source(from: SQLFragment("items i"), condition: condition, ranked: false)
     }
 
     /// The condition `source` returns for a predicate that is one full-text match and nothing
@@ -49,7 +68,8 @@ struct QueryExecutor {
     private static let fullTextOnly = "fts MATCH ? AND (1)"
 
     func search(_ query: SearchQuery) throws(SearchIndexError) -> [SearchHit] {
-        let (from, condition, ranked) = try source(query.predicate)
+        let plan = try source(query.predicate)
+        let (from, condition, ranked) = (plan.from, plan.condition, plan.ranked)
         var orderings: [SQLFragment] = []
         for order in query.sort {
             switch order {
@@ -57,7 +77,7 @@ struct QueryExecutor {
             case let .attribute(attribute, ascending): orderings.append(try compiler.order(attribute, ascending: ascending))
             }
         }
-        orderings.append(SQLFragment("i.rowid"))
+        orderings.append(SQLFragment(plan.rowid))
         let limit = SQLiteValue.integer(Int64(query.limit ?? -1))
         let offset = SQLiteValue.integer(Int64(max(0, query.offset)))
         let fetch = Set(query.fetchAttributes).subtracting([.textContent])
@@ -188,7 +208,8 @@ struct QueryExecutor {
     func aggregate(_ aggregation: SearchAggregation, where predicate: QueryPredicate) throws(SearchIndexError) -> AggregationResult {
         switch aggregation {
         case .count:
-            let (from, condition, _) = try source(predicate)
+            let plan = try source(predicate)
+            let (from, condition) = (plan.from, plan.condition)
             // Every item has one row in `fts`, so a pure full-text count needs no join to `items`.
             let (sql, bindings) = condition.sql == Self.fullTextOnly
                 ? ("SELECT count(*) FROM fts WHERE fts MATCH ?", condition.bindings)
@@ -196,7 +217,8 @@ struct QueryExecutor {
             let count = try database.query(sql, bindings) { $0.integer(0) }.first ?? 0
             return .count(Int(count))
         case let .statistic(statistic, attribute):
-            let (from, condition, _) = try source(predicate)
+            let plan = try source(predicate)
+            let (from, condition) = (plan.from, plan.condition)
             let expression = try compiler.numericExpression(attribute)
             // Only items with a value matter (the functions skip NULLs); saying so lets SQLite answer
             // from the attribute's partial index, a narrow covering walk, instead of reading every
@@ -247,7 +269,8 @@ struct QueryExecutor {
             }
         case let .column(column, kind):
             keyKind = kind
-            let (from, condition, _) = try source(predicate)
+            let plan = try source(predicate)
+            let (from, condition) = (plan.from, plan.condition)
             select = SQLFragment("SELECT \(column), count(*)\(statExpression.sql) FROM \(from.sql) WHERE \(column) IS NOT NULL AND (\(condition.sql)) GROUP BY \(column)",
                                  statExpression.bindings + from.bindings + condition.bindings)
         case let .custom(key, kind):
@@ -278,7 +301,8 @@ struct QueryExecutor {
         switch try compiler.resolve(attribute) {
         case let .column(_, kind) where kind == .date:
             let day = "i.\"\(IndexSchema.dayColumn(attribute))\""
-            let (from, condition, _) = try source(predicate)
+            let plan = try source(predicate)
+            let (from, condition) = (plan.from, plan.condition)
             if let value {
                 // A statistic needs each item's row: one scan of `items` hashing days
                 // (`GroupTotalsAccumulator`) beats walking the day index and reading every row by
