@@ -20,7 +20,8 @@ struct SearchPipeline: Sendable {
     /// What flows between stages: still a predicate per source, or computed data.
     enum Value: Sendable {
         case matching([QueryPredicate])
-        case grouped(SearchableItemAttribute, DateGroupingUnit?, [SearchResultGroup], [QueryPredicate])
+        /// Groups, with the statistic their values hold when the next stage asked for one.
+        case grouped(SearchableItemAttribute, DateGroupingUnit?, [SearchResultGroup], [QueryPredicate], GroupStatistic?)
         case data(SearchPipelineData)
 
         var type: SearchPipelineDataType {
@@ -54,7 +55,8 @@ struct SearchPipeline: Sendable {
         var value = Value.matching(predicates)
         var final: SearchPipelineData?
         for (number, stage) in request.stages.enumerated() {
-            value = try await apply(stage, to: value, matched: matched, items: items)
+            let next = request.stages.indices.contains(number + 1) ? request.stages[number + 1] : nil
+            value = try await apply(stage, to: value, matched: matched, items: items, next: next)
             let data = Self.data(of: value)
             emit(data, number + 1, number == request.stages.count - 1)
             final = data
@@ -66,7 +68,8 @@ struct SearchPipeline: Sendable {
     private static func data(of value: Value) -> SearchPipelineData {
         switch value {
         case .matching: .items([])
-        case .grouped(_, _, let groups, _): .groupedItems(groups)
+        // values computed ahead for the next stage are that stage's to show
+        case .grouped(_, _, let groups, _, _): .groupedItems(groups.map { SearchResultGroup(label: $0.label, count: $0.count, items: $0.items) })
         case .data(let data): data
         }
     }
@@ -178,11 +181,14 @@ struct SearchPipeline: Sendable {
 
     // MARK: Stages
 
-    private func apply(_ stage: SearchRequest.Stage, to value: Value, matched: Int, items: [SearchableItem]) async throws -> Value {
+    /// Runs one stage. `next` lets a groupBy followed by a statistic of an attribute compute the
+    /// groups' values in the same SQL pass, instead of grouping twice.
+    private func apply(_ stage: SearchRequest.Stage, to value: Value, matched: Int, items: [SearchableItem],
+                       next: SearchRequest.Stage?) async throws -> Value {
         switch (stage, value) {
         case (.count, .matching):
             return .data(.count(SearchCount(value: matched, header: request.label)))
-        case (.count, .grouped(_, _, let groups, _)):
+        case (.count, .grouped(_, _, let groups, _, _)):
             return .data(.count(SearchCount(value: groups.count, header: "groups")))
         case (.count, .data(let data)) where data.type == .items || data.type == .scoredItems:
             return .data(.count(SearchCount(value: data.items.count)))
@@ -192,19 +198,26 @@ struct SearchPipeline: Sendable {
         case let (.groupBy(attribute, unit), .matching(predicates)):
             try check(attribute, in: capabilities.groupableAttributes, "groupBy")
             let dateUnit = capabilities.dateAttributes.contains(attribute) ? unit ?? .month : nil
-            return .grouped(attribute, dateUnit, try await groups(attribute, dateUnit, statistic: nil, predicates, withItems: true), predicates)
+            var statistic: GroupStatistic?
+            if case let .statistic(function, valueAttribute?) = next, capabilities.numericAttributes.contains(valueAttribute) {
+                statistic = GroupStatistic(function, of: valueAttribute)
+            }
+            return .grouped(attribute, dateUnit, try await groups(attribute, dateUnit, statistic: statistic, predicates, withItems: true),
+                            predicates, statistic)
 
         case let (.statistic(function, attribute?), .matching(predicates)):
             try check(attribute, in: capabilities.numericAttributes, "statistic")
             return .data(.statistic(try await statistic(function, attribute, predicates)))
-        case let (.statistic(function, attribute?), .grouped(groupAttribute, unit, _, predicates)):
+        case let (.statistic(function, attribute?), .grouped(groupAttribute, unit, computed, predicates, computedStatistic)):
             try check(attribute, in: capabilities.numericAttributes, "statistic")
-            let groups = try await groups(groupAttribute, unit, statistic: GroupStatistic(function, of: attribute), predicates, withItems: false)
+            let statistic = GroupStatistic(function, of: attribute)
+            let groups = computedStatistic == statistic
+                ? computed : try await groups(groupAttribute, unit, statistic: statistic, predicates, withItems: false)
             let name = "\(Self.name(function)) \(attribute.rawValue)"
             return .data(.table(SearchResultsTable(columns: [groupAttribute.rawValue, "count", name],
                                                    rows: groups.map { [$0.label, String($0.count), $0.value.map(formatter.number) ?? "-"] },
                                                    numbers: groups.map { [nil, Double($0.count), $0.value] }, header: request.label)))
-        case let (.statistic(function, nil), .grouped(_, _, groups, _)):
+        case let (.statistic(function, nil), .grouped(_, _, groups, _, _)):
             return .data(.statistic(Self.statistic(function, of: groups.map { Double($0.count) }, name: "\(Self.name(function)) of the group counts")))
         case let (.statistic(function, nil), .data(.scoredItems(scored))):
             return .data(.statistic(Self.statistic(function, of: scored.map(\.score), name: "\(Self.name(function)) score")))
@@ -228,7 +241,7 @@ struct SearchPipeline: Sendable {
                 }
             }
             return .data(.table(SearchResultsTable(columns: ["id"] + columns.map(\.rawValue), rows: rows, numbers: numbers, header: request.label)))
-        case let (.table, .grouped(attribute, _, groups, _)):
+        case let (.table, .grouped(attribute, _, groups, _, _)):
             return .data(.table(SearchResultsTable(columns: [attribute.rawValue, "count"], rows: groups.map { [$0.label, String($0.count)] },
                                                    numbers: groups.map { [nil, Double($0.count)] }, header: request.label)))
 
@@ -255,7 +268,7 @@ struct SearchPipeline: Sendable {
             let input: SearchPipelineData
             switch value {
             case .matching: input = .items(items)
-            case .grouped(_, _, let groups, _): input = .groupedItems(groups)
+            case .grouped: input = Self.data(of: value)
             case .data(let data): input = data
             }
             guard stage.inputTypes.contains(input.type) else {

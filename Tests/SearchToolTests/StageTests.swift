@@ -65,12 +65,28 @@ import Testing
         guard case .groups(let direct, _) = try await index.aggregate(.groupBy(.stateOrProvince, statistic: GroupStatistic(.average, of: .rating))) else {
             Issue.record("no direct groups"); return
         }
+        #expect(table.rows.count == direct.count)
         for group in direct {
             let row = try #require(table.rows.firstIndex { $0.first == group.label })
             #expect(table.numbers[row].last == group.value)
+            #expect(table.numbers[row][1] == Double(group.count))
         }
         #expect(replies.count == 3)
         #expect(Set(replies.map(\.stageToken)).count == 3)
+        // The groupBy stage's own reply: counts and example items, no values (those are the
+        // statistic's, which the same SQL pass computed).
+        guard case .groupedItems(let groups) = replies[1].content else { Issue.record("no groups reply"); return }
+        #expect(Dictionary(uniqueKeysWithValues: groups.map { ($0.label, $0.count) })
+                == Dictionary(grouping: TrailCorpus.trails, by: \.state).mapValues(\.count))
+        #expect(groups.allSatisfy { $0.value == nil })
+        #expect(!(groups.first?.items.isEmpty ?? true))
+
+        let (_, monthly, _) = try await run(["stages": [["stage": "groupBy", "attribute": "completionDate", "dateComponent": "month"],
+                                                        ["stage": "statistic", "function": "max", "attribute": "rating"]]])
+        guard case .table(let months) = try #require(monthly.last).content else { Issue.record("no month table"); return }
+        let completed = TrailCorpus.trails.filter { $0.completed != nil }
+        let expected = Dictionary(grouping: completed, by: { String(($0.completed ?? "").prefix(7)) }).mapValues { $0.map(\.rating).max() }
+        #expect(Dictionary(uniqueKeysWithValues: months.rows.indices.map { (months.rows[$0][0], months.numbers[$0].last ?? nil) }) == expected)
     }
 
     @Test func tableAndScore() async throws {
