@@ -238,7 +238,7 @@ enum IndexBenchmark {
         return SectionReport(
             name: "index",
             title: "SearchIndex at \(itemCount) generated notes",
-            reference: "raw SQLite \(reference["sqlite"] as? String ?? "?") via Python's sqlite3 module: notes table (unique id) + FTS5 keeping title, body, keywords (unicode61, diacritics removed) + indexes on rating and (created month, created), the month stored at write time; same rows, same queries, same run",
+            reference: "raw SQLite \(reference["sqlite"] as? String ?? "?") via Python's sqlite3 module: notes table (unique id) + FTS5 keeping title, body, keywords (porter stemming over unicode61, diacritics removed, as ours) + indexes on rating and (created month, created), the month stored at write time; same rows, same queries, same run",
             rows: [
                 BenchmarkRow(metric: "indexing rate, median", ours: rate.median, reference: referenceRate.median, unit: "items/s", goal: 0.9,
                              higherIsBetter: true, spread: buildSpread(rate, referenceRate),

@@ -27,7 +27,7 @@ CREATE TABLE notes(id INTEGER PRIMARY KEY, uid TEXT UNIQUE, title TEXT, keywords
                    created_month INTEGER, modified REAL, due REAL, rating REAL, size REAL, effort REAL);
 CREATE INDEX notes_rating ON notes(rating);
 CREATE INDEX notes_created ON notes(created_month, created);
-CREATE VIRTUAL TABLE notes_fts USING fts5(title, body, keywords, tokenize='unicode61 remove_diacritics 2');
+CREATE VIRTUAL TABLE notes_fts USING fts5(title, body, keywords, tokenize='porter unicode61 remove_diacritics 2');
 """)
 
 def rows():

@@ -93,6 +93,17 @@ import Testing
         #expect(try await index.ids(.or([])).isEmpty)
     }
 
+    /// Words match in their other English forms: a question says "lakes" or "walking", the notes
+    /// say "lake" and "walk".
+    @Test func fullTextMatchesWordForms() async throws {
+        #expect(try await index.ids(.fullText("lakes")) == ["e"])
+        #expect(try await index.ids(.fullText("walking")) == ["a"])
+        #expect(try await index.ids(.fullText("museum")) == ["d"])
+        #expect(try await index.ids(.fullText("trails")) == Corpus.ids { $0.keywords.contains("trail") })
+        #expect(try await index.ids(.fullText("caramelize sugars")) == ["b"])
+        #expect(try await index.ids(.fullText("lakes", prefix: true)) == ["e"])
+    }
+
     @Test func sortLimitOffsetAndFetchAttributes() async throws {
         let sorted = Corpus.rows.sorted { $0.completed > $1.completed }.map(\.id)
         let page = try await index.search(SearchQuery(.all, sort: [.attribute(.completionDate, ascending: false)], limit: 2, offset: 1,

@@ -8,8 +8,9 @@ import Foundation
 ///   filters, sorts and groupings index walks while costing nothing for absent attributes.
 /// - `item_text`: the full-text input of each item (title, other searchable text, textContent),
 ///   compressed when that pays, kept out of `items` so scans of `items` stay narrow.
-/// - `fts`: a contentless FTS5 table (unicode61, diacritics removed): the words only. Deleting an
-///   item deletes its words using the stored input, so nothing of its text remains searchable.
+/// - `fts`: a contentless FTS5 table (English stemming over unicode61, diacritics removed): the
+///   words only, so "lakes" finds "lake" and "hiking" finds "hikes". Deleting an item deletes its
+///   words using the stored input, so nothing of its text remains searchable.
 /// - `list_counts`: how many items hold each list element, kept by every write, so grouping a
 ///   million items by keyword reads one row per distinct keyword instead of every membership row.
 /// - `list_values`, `custom_values`: membership and grouping of list elements and custom keys.
@@ -19,7 +20,7 @@ import Foundation
 ///   rows name their attribute by a small number (`listCode`), not its name: a million notes
 ///   write three million of them, and inserting them alone took about 0.6 µs less per note.
 enum IndexSchema {
-    static let version = 5
+    static let version = 6
 
     /// Bytes per database page for new index files. With 16 KiB pages instead of SQLite's 4 KiB,
     /// every b-tree has a quarter of the pages, so inserts split and rebalance less, index builds
@@ -152,7 +153,7 @@ enum IndexSchema {
             PRIMARY KEY(item, key, position)) WITHOUT ROWID;
         \(secondaryIndexes.map(\.sql).joined(separator: "\n"))
         CREATE VIRTUAL TABLE IF NOT EXISTS fts USING fts5(
-            title, extra, body, content='', tokenize='unicode61 remove_diacritics 2');
+            title, extra, body, content='', tokenize='porter unicode61 remove_diacritics 2');
         INSERT INTO fts(fts, rank) VALUES('rank', 'bm25(8.0, 2.0, 1.0)');
         INSERT INTO fts(fts, rank) VALUES('hashsize', \(ftsHashSize));
         """
