@@ -20,7 +20,7 @@ enum SearchToolBenchmark {
             notes: [
                 "Definition = the {\"type\": \"function\", ...} line the session renders into <tools>, counted with SmolLM2-135M's tokenizer (vocabulary-only load).",
                 "Sources: one index with fetchAttributes title, stateOrProvince, keywords, rating, duration, completionDate (the trail sample's shape).",
-                "Execution: the whole tool call (parse, SQL, format, reply stream) beside the bare SearchableIndex calls that produce the figures its output shows: the matched count (every tool output states it) plus the search, aggregate, stage or fetch. Medians over the runs; spread is ours min–max, the reference's min–max is in the note. Search kinds use two words of ranks 100–1,000 (each in a few percent of notes), different each run, the same on both sides; the sides take turns going first, since the second finds the run's pages in SQLite's cache.",
+                "Execution: the whole tool call (parse, SQL, format, reply stream) beside the bare SearchableIndex calls that produce the figures its output shows: the matched count (every tool output states it) with the search (`searchCountingFoundItems`, which the tool calls too), or the count beside the aggregate, stage or fetch. Medians over the runs; spread is ours min–max, the reference's min–max is in the note. Search kinds use two words of ranks 100–1,000 (each in a few percent of notes), different each run, the same on both sides; the sides take turns going first, since the second finds the run's pages in SQLite's cache.",
                 "The score stage's tool call also runs the relevance top-10 search before sorting by the attribute; its reference runs only the count and the sorted search. The custom stage (title_words) scores the top-10 in Swift on both sides. Hydration: an in-process delegate that answers at once, through the tool's timeout machinery.",
                 "Load average (1/5/15 min) before the timings: \(loadBefore); after: \(loadAfter). The machine has 2 cores shared with other work, so the figures are noisy.",
             ])
@@ -141,16 +141,14 @@ enum SearchToolBenchmark {
         let kinds: [QueryKind] = [
             QueryKind(name: "terms top-10", goal: (5, "issue 5: full-text top-10 p50 ≤ 5 ms")) { run in
                 (try call(["terms": terms(run)]), {
-                    _ = try await index.count(where: text(run))
-                    _ = try await index.search(SearchQuery(text(run), limit: 10, fetchAttributes: fetch))
+                    _ = try await index.searchCountingFoundItems(SearchQuery(text(run), limit: 10, fetchAttributes: fetch))
                 })
             },
             QueryKind(name: "terms + filter + dates top-10", goal: nil) { run in
                 let predicate = QueryPredicate.and([text(run), highRating, .inRange(.contentCreationDate, lower: .date(from), upper: .date(to))])
                 return (try call(["terms": terms(run), "filters": ratingFilter,
                                   "dates": ["attribute": "contentCreationDate", "from": "2022-01-01", "to": "2023-12-31"]]), {
-                    _ = try await index.count(where: predicate)
-                    _ = try await index.search(SearchQuery(predicate, limit: 10, fetchAttributes: fetch))
+                    _ = try await index.searchCountingFoundItems(SearchQuery(predicate, limit: 10, fetchAttributes: fetch))
                 })
             },
             QueryKind(name: "count stage (rating ≥ 4)", goal: aggregateGoal) { _ in
@@ -185,8 +183,7 @@ enum SearchToolBenchmark {
             QueryKind(name: "custom stage title_words top-10", goal: nil) { run in
                 let arguments: GeneratedContent = ["words": terms(run)]
                 return (try call(["terms": terms(run), "stages": [["stage": "title_words", "arguments": arguments]]]), {
-                    _ = try await index.count(where: text(run))
-                    let hits = try await index.search(SearchQuery(text(run), limit: 10, fetchAttributes: fetch))
+                    let hits = try await index.searchCountingFoundItems(SearchQuery(text(run), limit: 10, fetchAttributes: fetch)).hits
                     _ = try await stage.execute(input: .items(hits.map(\.item)), arguments: arguments)
                 })
             },

@@ -236,6 +236,13 @@ public actor SearchableIndex {
         return try await read { (database) throws(SearchIndexError) in try executor(database).search(query) }
     }
 
+    /// Runs a query and counts every item it found, in one read: the page a search tool shows
+    /// and the total it states ("10 of 340 shown"). A words-only query counts while it ranks.
+    public func searchCountingFoundItems(_ query: SearchQuery) async throws(SearchIndexError) -> SearchResultPage {
+        let executor = try await prepareRead()
+        return try await read { (database) throws(SearchIndexError) in try executor(database).searchCountingFoundItems(query) }
+    }
+
     /// Runs an aggregation over the items matching `predicate`, inside SQLite.
     public func aggregate(_ aggregation: SearchAggregation, where predicate: QueryPredicate = .all) async throws(SearchIndexError) -> AggregationResult {
         let executor = try await prepareRead()

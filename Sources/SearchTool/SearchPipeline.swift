@@ -43,13 +43,12 @@ struct SearchPipeline: Sendable {
     func run(emit: (SearchPipelineData, _ stage: Int, _ isLast: Bool) -> Void) async throws -> Outcome {
         var notes: [String] = []
         var predicates = try sources.map { try predicate(for: $0, anyTerm: false) }
-        var matched = try await total(predicates)
+        var (items, matched, hydrationNotes) = try await search(predicates)
         if matched == 0 && request.terms.count > 1 {
             predicates = try sources.map { try predicate(for: $0, anyTerm: true) }
-            matched = try await total(predicates)
+            (items, matched, hydrationNotes) = try await search(predicates)
             if matched > 0 { notes.append("No item has all of the terms; these have at least one.") }
         }
-        var (items, hydrationNotes) = try await search(predicates)
         notes += hydrationNotes
         emit(.items(items), 0, request.stages.isEmpty)
         var value = Value.matching(predicates)
@@ -119,12 +118,6 @@ struct SearchPipeline: Sendable {
         }
     }
 
-    private func total(_ predicates: [QueryPredicate]) async throws -> Int {
-        var count = 0
-        for (source, predicate) in zip(sources, predicates) { count += try await source.index.count(where: predicate) }
-        return count
-    }
-
     private var sortOrder: [SearchSortOrder] {
         if case .attribute(let attribute, _) = request.sort, !(capabilities.numericAttributes + capabilities.dateAttributes).contains(attribute) {
             return [.relevance]
@@ -138,13 +131,16 @@ struct SearchPipeline: Sendable {
     }
 
     /// The top results of every source (hydrated when the delegate holds attributes the index
-    /// does not), merged best first.
-    private func search(_ predicates: [QueryPredicate]) async throws -> ([SearchableItem], [String]) {
+    /// does not), merged best first, and how many items matched in all the sources.
+    private func search(_ predicates: [QueryPredicate]) async throws -> (items: [SearchableItem], matched: Int, notes: [String]) {
         var scored: [(SearchableItem, Double?, Int)] = []
         var notes: [String] = []
+        var matched = 0
         for (number, (source, predicate)) in zip(sources, predicates).enumerated() {
-            let hits = try await source.index.search(SearchQuery(predicate, sort: sortOrder, limit: limit(for: source),
-                                                                 fetchAttributes: source.fetchAttributes))
+            let page = try await source.index.searchCountingFoundItems(SearchQuery(predicate, sort: sortOrder, limit: limit(for: source),
+                                                                                   fetchAttributes: source.fetchAttributes))
+            matched += page.foundItemCount
+            let hits = page.hits
             let (items, sourceNotes) = await hydrate(hits.map(\.item), from: source, keeping: source.fetchAttributes)
             notes += sourceNotes
             let scores = Dictionary(hits.map { ($0.item.uniqueIdentifier, $0.score) }, uniquingKeysWith: { first, _ in first })
@@ -154,7 +150,7 @@ struct SearchPipeline: Sendable {
             scored.sort { ($0.1 ?? -.infinity, -$0.2) > ($1.1 ?? -.infinity, -$1.2) }
         }
         let cap = request.limit ?? Self.defaultLimit
-        return (scored.prefix(sources.count > 1 ? cap : scored.count).map(\.0), notes)
+        return (scored.prefix(sources.count > 1 ? cap : scored.count).map(\.0), matched, notes)
     }
 
     /// Lays the delegate's items over the index's when some fetched attribute is missing.

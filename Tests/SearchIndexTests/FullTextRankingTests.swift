@@ -84,5 +84,16 @@ struct FullTextRankingTests {
         #expect(try await index.count(where: words) == 45)
         #expect(try await index.count(where: filtered) == 45)
         #expect(try await index.count(where: .fullText("nothingmatches")) == 0)
+
+        // A page that counts what the query found: the fast path counts while it ranks, the
+        // others count beside the search; both give the page `search` gives and the full count.
+        for query in [SearchQuery(words, limit: 7, offset: 14), SearchQuery(filtered, limit: 7, offset: 14),
+                      SearchQuery(words, limit: 7, ranking: .mostRecent(matches: 10)), SearchQuery(.fullText("reed2"), limit: 3),
+                      SearchQuery(.fullText("nothingmatches"), limit: 3), SearchQuery(.contains(.keywords, "none"), limit: 3)] {
+            let page = try await index.searchCountingFoundItems(query)
+            #expect(page.hits == (try await index.search(query)))
+            #expect(page.foundItemCount == (try await index.count(where: query.predicate)), "\(query.predicate)")
+        }
+        #expect(try await index.searchCountingFoundItems(SearchQuery(words, limit: 7, offset: 14)).foundItemCount == 45)
     }
 }

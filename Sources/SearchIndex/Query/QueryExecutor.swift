@@ -68,6 +68,23 @@ struct QueryExecutor {
     private static let fullTextOnly = "fts MATCH ? AND (1)"
 
     func search(_ query: SearchQuery) throws(SearchIndexError) -> [SearchHit] {
+        try search(query, countingFoundItems: false).hits
+    }
+
+    /// The hits and how many items the query found in all. A words-only query counts its
+    /// matches while ranking them (one pass over the full-text index instead of two); any other
+    /// runs the count beside the search, in the same read transaction, so both see one state.
+    func searchCountingFoundItems(_ query: SearchQuery) throws(SearchIndexError) -> SearchResultPage {
+        try database.execute("BEGIN")
+        defer { try? database.execute("COMMIT") }
+        let (hits, counted) = try search(query, countingFoundItems: true)
+        if let counted { return SearchResultPage(hits: hits, foundItemCount: counted) }
+        guard case .count(let count) = try aggregate(.count, where: query.predicate) else { return SearchResultPage(hits: hits, foundItemCount: 0) }
+        return SearchResultPage(hits: hits, foundItemCount: count)
+    }
+
+    /// The hits, and the number of matches when the query counted them on the way.
+    private func search(_ query: SearchQuery, countingFoundItems: Bool) throws(SearchIndexError) -> (hits: [SearchHit], counted: Int?) {
         let plan = try source(query.predicate)
         let (from, condition, ranked) = (plan.from, plan.condition, plan.ranked)
         var orderings: [SQLFragment] = []
@@ -90,16 +107,19 @@ struct QueryExecutor {
             // every match in full, while SQLite's sorter keeps only the best LIMIT + OFFSET
             // (at a million notes, 4.0 → 2.5 ms for two words, 176 → 109 ms for a common word).
             // rowid orders equal scores.
-            var sql = "SELECT rowid, rank FROM fts WHERE fts MATCH ? ORDER BY +rank, rowid LIMIT ? OFFSET ?"
+            // Counting: every match passes `lantern_tally()` before the sorter cuts them.
+            let counting = countingFoundItems && query.ranking == .exact
+            var sql = "SELECT rowid, rank FROM fts WHERE fts MATCH ?\(counting ? " AND lantern_tally()" : "") ORDER BY +rank, rowid LIMIT ? OFFSET ?"
             var bindings = condition.bindings + [limit, offset]
             if case .mostRecent(let matches) = query.ranking {
                 sql = "SELECT rowid, score FROM (SELECT rowid, rank AS score FROM fts WHERE fts MATCH ? ORDER BY rowid DESC LIMIT ?) "
                     + "ORDER BY score, rowid LIMIT ? OFFSET ?"
                 bindings = condition.bindings + [.integer(Int64(max(0, matches))), limit, offset]
             }
+            database.tally = 0
             let ranks = try database.query(sql, bindings) { ($0.integer(0), -$0.double(1)) }
             let items = try loadItems(rowids: ranks.map(\.0), fetch: fetch)
-            return ranks.compactMap { rowid, score in items[rowid].map { SearchHit(item: $0, score: score) } }
+            return (ranks.compactMap { rowid, score in items[rowid].map { SearchHit(item: $0, score: score) } }, counting ? database.tally : nil)
         }
         let scoreColumn = ranked ? ", fts.rank" : ""
         let sql = "SELECT \(IndexSchema.selectColumns)\(scoreColumn) FROM \(from.sql) WHERE \(condition.sql) ORDER BY "
@@ -109,11 +129,12 @@ struct QueryExecutor {
             (ItemRowDecoder.decode(row, fetch: fetch), ranked ? -row.double(scoreIndex) : nil)
         }
         let custom = try customValues(rowids: rows.map(\.0.rowid), fetch: fetch)
-        return rows.map { decoded, score in
+        let hits = rows.map { decoded, score in
             var item = decoded.item
             for (attribute, value) in custom[decoded.rowid] ?? [:] { item.attributeSet[attribute] = value }
             return SearchHit(item: item, score: score)
         }
+        return (hits, nil)
     }
 
     /// Items by rowid with only `fetch` attributes (plus identifiers).

@@ -47,3 +47,10 @@ public struct SearchHit: Sendable, Hashable {
     /// BM25 score (higher is better) when the query had a full-text part; nil otherwise.
     public var score: Double?
 }
+
+/// A page of hits and the number of items the whole query found (Core Spotlight's
+/// `foundItemCount`), so a caller can say "12 of 340" without a second query.
+public struct SearchResultPage: Sendable, Hashable {
+    public var hits: [SearchHit]
+    public var foundItemCount: Int
+}

@@ -11,6 +11,8 @@ final class SQLiteDatabase {
     private let handle: OpaquePointer
     let path: String
     private var statementCache: [String: SQLiteStatement] = [:]
+    /// Rows counted by `lantern_tally()` since the caller last reset it.
+    var tally = 0
 
     /// Process-wide settings, applied once before the first open: no memory-usage statistics
     /// (Lantern never reads them, and their global lock showed in indexing profiles).
@@ -97,6 +99,17 @@ final class SQLiteDatabase {
                 sqlite3_result_int(context, StringPattern.cached(pattern, flags: flags).matches(value) ? 1 : 0)
             }, nil, nil, nil)
         guard code == SQLITE_OK else { throw error(code: code, sql: "create function lantern_match") }
+        // lantern_tally(): true, and counts the rows it is evaluated for into `tally`, so a query
+        // that sorts and cuts its rows also tells how many there were, in the same pass. Not
+        // deterministic, so SQLite calls it for every row.
+        let tallyCode = sqlite3_create_function_v2(
+            handle, "lantern_tally", 0, SQLITE_UTF8 | SQLITE_DIRECTONLY, Unmanaged.passUnretained(self).toOpaque(),
+            { context, _, _ in
+                guard let owner = sqlite3_user_data(context) else { return }
+                Unmanaged<SQLiteDatabase>.fromOpaque(owner).takeUnretainedValue().tally += 1
+                sqlite3_result_int(context, 1)
+            }, nil, nil, nil)
+        guard tallyCode == SQLITE_OK else { throw error(code: tallyCode, sql: "create function lantern_tally") }
         // lantern_group_totals(key, value): see `GroupTotalsAccumulator`. The aggregate context
         // holds one retained accumulator, made at the first row and released by xFinal (which
         // SQLite calls once per aggregate, also when a statement is reset early).
