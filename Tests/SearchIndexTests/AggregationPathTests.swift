@@ -82,13 +82,20 @@ import Testing
         }
     }
 
-    @Test func keywordGroupsAndStatisticsFollowDeletesAndExpiry() async throws {
+    /// The notes indexed, then those whose id ends in `suffix` deleted; the notes still live
+    /// (neither deleted nor expired). The folder keeps the index file alive.
+    static func indexedWithDeletes(suffix: String) async throws -> (TemporaryFolder, SearchableIndex, live: [Note]) {
         let folder = try TemporaryFolder()
         let index = try folder.index()
-        try await index.indexSearchableItems(Self.items(Self.notes))
-        let deleted = Set(Self.notes.filter { $0.id.hasSuffix("3") }.map(\.id))
+        try await index.indexSearchableItems(items(notes))
+        let deleted = Set(notes.filter { $0.id.hasSuffix(suffix) }.map(\.id))
         try await index.deleteSearchableItems(withIdentifiers: Array(deleted))
-        let live = Self.notes.filter { !$0.expired && !deleted.contains($0.id) }
+        return (folder, index, notes.filter { !$0.expired && !deleted.contains($0.id) })
+    }
+
+    @Test func keywordGroupsAndStatisticsFollowDeletesAndExpiry() async throws {
+        let (folder, index, live) = try await Self.indexedWithDeletes(suffix: "3")
+        defer { withExtendedLifetime(folder) {} }
 
         let counts = try await index.distinctValues(of: .keywords, limit: 100)
         let expectedCounts = Dictionary(grouping: live.flatMap(\.keywords), by: { $0 }).mapValues(\.count)
@@ -126,12 +133,9 @@ import Testing
     /// sorted), counts, statistics and groups give what the notes themselves say, after deletes
     /// and with expired items hidden, and pages come in indexing order.
     @Test func keywordMembershipDrivesSearchesCountsAndGroups() async throws {
-        let folder = try TemporaryFolder()
-        let index = try folder.index()
-        try await index.indexSearchableItems(Self.items(Self.notes))
-        let deleted = Set(Self.notes.filter { $0.id.hasSuffix("4") }.map(\.id))
-        try await index.deleteSearchableItems(withIdentifiers: Array(deleted))
-        let members = Self.notes.filter { !$0.expired && !deleted.contains($0.id) && $0.keywords.contains("k2") }
+        let (folder, index, live) = try await Self.indexedWithDeletes(suffix: "4")
+        defer { withExtendedLifetime(folder) {} }
+        let members = live.filter { $0.keywords.contains("k2") }
         let member = QueryPredicate.contains(.keywords, "k2")
 
         func ids(_ query: SearchQuery) async throws -> [String] { try await index.search(query).map(\.item.uniqueIdentifier) }
