@@ -49,6 +49,7 @@ struct SearchPipeline: Sendable {
             (items, matched, hydrationNotes) = try await search(predicates)
             if matched > 0 { notes.append("No item has all of the terms; these have at least one.") }
         }
+        if matched == 0, let hint = try await emptyResultHint() { notes.append(hint) }
         notes += hydrationNotes
         emit(.items(items), 0, request.stages.isEmpty)
         var value = Value.matching(predicates)
@@ -75,12 +76,34 @@ struct SearchPipeline: Sendable {
 
     // MARK: The search
 
-    private func predicate(for source: ResolvedSource, anyTerm: Bool) throws(SearchToolError) -> QueryPredicate {
+    /// When nothing matched but the date range or the filters alone excluded every match, says
+    /// how many match without them, so the model (or a reader of the trace) can tell a condition
+    /// it added from an empty index.
+    private func emptyResultHint() async throws -> String? {
+        func count(dates: Bool, filters: Bool) async throws -> Int {
+            var total = 0
+            for source in sources {
+                total += try await source.index.count(where: try predicate(for: source, anyTerm: false, dates: dates, filters: filters))
+            }
+            return total
+        }
+        func items(_ count: Int) -> String { count == 1 ? "1 item matches" : "\(count) items match" }
+        if request.dates != nil, case let count = try await count(dates: false, filters: true), count > 0 {
+            return "None in that date range; \(items(count)) without it."
+        }
+        if !request.filters.isEmpty, case let count = try await count(dates: true, filters: false), count > 0 {
+            return "None pass the filters; \(items(count)) without them."
+        }
+        return nil
+    }
+
+    private func predicate(for source: ResolvedSource, anyTerm: Bool, dates includeDates: Bool = true,
+                           filters includeFilters: Bool = true) throws(SearchToolError) -> QueryPredicate {
         var parts: [QueryPredicate] = []
         if !request.terms.isEmpty {
             parts.append(anyTerm ? .or(request.terms.map { .fullText($0) }) : .fullText(request.terms.joined(separator: " ")))
         }
-        for filter in request.filters {
+        for filter in includeFilters ? request.filters : [] {
             switch filter {
             case let .text(attribute, exact, value):
                 try check(attribute, in: capabilities.stringAttributes, "a text filter")
@@ -102,7 +125,7 @@ struct SearchPipeline: Sendable {
                 }
             }
         }
-        if let dates = request.dates {
+        if includeDates, let dates = request.dates {
             try check(dates.attribute, in: capabilities.dateAttributes, "a date range")
             let from = try dates.from.period(now: now, timeZone: source.index.timeZone)
             let to = try (dates.to ?? dates.from).period(now: now, timeZone: source.index.timeZone)

@@ -28,6 +28,29 @@ import Testing
         #expect(!output.contains("California"))
     }
 
+    /// An empty result says when the date range or the filters alone excluded every match, and
+    /// how many match without them; a query whose words match nothing gets no such hint.
+    @Test func emptyResultsSayWhichConditionExcludedEverything() async throws {
+        let (index, _) = try await TrailCorpus.index()
+        let tool = SearchTool(configuration: .init(sources: [TrailCorpus.source(index)], guide: .complete))
+        let count = try await index.count(where: .fullText("lake"))
+        let lakes = count == 1 ? "1 item matches" : "\(count) items match"
+        #expect(count > 0)
+        let future: JSONValue = ["attribute": "completionDate", "from": "2030-01-01"]
+        let impossible: JSONValue = [["attribute": "rating", "op": ">=", "value": 6]]
+
+        let dated = try await tool.call(arguments: try #require(JSONValue.query(["terms": ["lake"], "dates": future])))
+        #expect(dated.contains("No items matched"))
+        #expect(dated.contains("None in that date range; \(lakes) without it."))
+        let filtered = try await tool.call(arguments: try #require(JSONValue.query(["terms": ["lake"], "filters": impossible])))
+        #expect(filtered.contains("None pass the filters; \(lakes) without them."))
+        let both = try await tool.call(arguments: try #require(JSONValue.query(["terms": ["lake"], "dates": future, "filters": impossible])))
+        #expect(!both.contains(" without "), "each condition alone still excludes everything")
+        let unknown = try await tool.call(arguments: try #require(JSONValue.query(["terms": ["zyzzyva"], "dates": future])))
+        #expect(unknown.contains("No items matched"))
+        #expect(!unknown.contains(" without "))
+    }
+
     @Test func responseSizeCapSaysHowManyWereLeftOut() async throws {
         let (index, _) = try await TrailCorpus.index()
         let tool = SearchTool(configuration: .init(sources: [TrailCorpus.source(index)], maximumResponseSize: 600))
