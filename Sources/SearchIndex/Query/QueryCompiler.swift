@@ -176,9 +176,8 @@ struct QueryCompiler {
                 throw .unsupportedOperation("\(attribute) holds \(columnKind) values; string matching needs a string attribute")
             }
             if flags.isEmpty, columnKind == .strings, kind == .exact || kind == .prefix {
-                let (condition, values) = Self.plainCondition("value", pattern, prefix: kind == .prefix)
-                return SQLFragment("i.rowid IN (SELECT item FROM list_values WHERE attribute = ? AND \(condition))",
-                                   [IndexSchema.listCode(attribute)] + values)
+                let member = Self.listMembership(attribute, pattern, prefix: kind == .prefix, table: "list_values")
+                return SQLFragment("i.rowid IN (SELECT item FROM list_values WHERE \(member.sql))", member.bindings)
             }
             if flags.isEmpty, kind == .exact || kind == .prefix {
                 let (condition, values) = Self.plainCondition(column, pattern, prefix: kind == .prefix)
@@ -201,6 +200,13 @@ struct QueryCompiler {
     }
 
     /// Exact or prefix comparison an index can serve (a prefix as a half-open range).
+    /// The rows of `table` (the `list_values` table or its alias) holding `value`, or a value
+    /// starting with it, as an element of the list attribute.
+    static func listMembership(_ attribute: SearchableItemAttribute, _ value: String, prefix: Bool, table: String) -> SQLFragment {
+        let (condition, values) = plainCondition("\(table).value", value, prefix: prefix)
+        return SQLFragment("\(table).attribute = ? AND \(condition)", [IndexSchema.listCode(attribute)] + values)
+    }
+
     private static func plainCondition(_ column: String, _ value: String, prefix: Bool) -> (String, [SQLiteValue]) {
         prefix ? ("(\(column) >= ? AND \(column) < ?)", [.text(value), .text(value + "\u{10FFFF}")])
             : ("\(column) = ?", [.text(value)])

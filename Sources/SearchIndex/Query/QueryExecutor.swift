@@ -55,9 +55,9 @@ struct QueryExecutor {
                           ranked: true)
         }
         if let membership {
+            let member = QueryCompiler.listMembership(membership.attribute, membership.value, prefix: false, table: "m")
             return Source(from: SQLFragment("list_values m JOIN items i ON i.rowid = m.item"),
-                          condition: SQLFragment("m.attribute = ? AND m.value = ? AND (\(condition.sql))",
-                                                 [IndexSchema.listCode(membership.attribute), .text(membership.value)] + condition.bindings),
+                          condition: SQLFragment("\(member.sql) AND (\(condition.sql))", member.bindings + condition.bindings),
                           ranked: false, rowid: "m.item")
         }
         return Source(from: SQLFragment("items i"), condition: condition, ranked: false)
