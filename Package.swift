@@ -32,7 +32,9 @@ let package = Package(
 
         .target(name: "TokenBudget"),
         .target(name: "LocalModel", dependencies: ["CLlama", "TokenBudget"]),
-        .target(name: "SearchIndex", dependencies: ["CSQLite"]),
+        // FTS5's tokenizer hook and per-word shortlists, in C because they run for every word indexed.
+        .target(name: "CFullText", dependencies: ["CSQLite"]),
+        .target(name: "SearchIndex", dependencies: ["CSQLite", "CFullText"]),
         .target(name: "SearchTool", dependencies: ["SearchIndex", "LocalModel", "TokenBudget"]),
         .target(name: "Evaluations", dependencies: ["SearchTool", "SearchIndex", "LocalModel", "TokenBudget"],
                 resources: [.copy("Samples")]),

@@ -49,7 +49,7 @@ public actor SearchableIndex {
         }
         fileURL = url
         self.timeZone = timeZone
-        writer = try SQLiteDatabase(path: url.path, readOnly: false)
+        writer = try SQLiteDatabase(path: url.path, readOnly: false, recordingWeights: IndexSchema.fullTextWeights)
         // Only a new, empty file takes the page size (`IndexSchema.pageSize`); WAL fixes it after.
         try writer.execute("PRAGMA page_size = \(IndexSchema.pageSize);")
         try writer.execute("""
@@ -96,7 +96,8 @@ public actor SearchableIndex {
     /// item than to rebuild every index over.) Indexes still empty at that point (attributes the
     /// batch has not used so far, e.g. latitude in a batch of notes) are kept and filled item by
     /// item, since building an index scans every row however few it ends up holding. FTS5 stops
-    /// merging meanwhile and merges once at the end (`IndexSchema.ftsBulkLoadSettings`). All of it is inside the batch's transaction, so a
+    /// merging meanwhile and leaves the batch's segments to later writes' merging
+    /// (`IndexSchema.ftsBulkLoadSettings`). All of it is inside the batch's transaction, so a
     /// process killed mid-batch still leaves the index as before, and readers keep using the
     /// committed indexes meanwhile.
     static let bulkLoadThreshold = 5_000
@@ -149,7 +150,10 @@ public actor SearchableIndex {
         do {
             try body(store)
             try store.flushListCounts()
-            if !inBatch { try store.flushWords() }
+            if !inBatch {
+                try store.flushWords()
+                try store.saveShortlists()
+            }
             try writer.execute("RELEASE lantern_write")
         } catch {
             store.state = before
@@ -159,9 +163,14 @@ public actor SearchableIndex {
         catalogue = nil
     }
 
-    /// Writes the batch's queued words; on failure rolls the batch back, since FTS5 may hold part of them.
+    /// Writes the batch's queued words; on failure rolls the batch back, since FTS5 may hold part
+    /// of them. The word shortlists they change are saved before the batch commits, or sooner if
+    /// the recorder holds too many words.
     private func flushBatchWords() throws(SearchIndexError) {
-        try rollingBackBatchOnFailure { () throws(SearchIndexError) in try store.flushWords() }
+        try rollingBackBatchOnFailure { () throws(SearchIndexError) in
+            try store.flushWords()
+            if store.recordedWordCount > ItemStore.recordedWordLimit { try store.saveShortlists() }
+        }
     }
 
     /// Runs batch work that cannot be undone alone (FTS5 runs, index builds); if it fails, the
@@ -211,10 +220,9 @@ public actor SearchableIndex {
         guard inBatch else { throw .noBatchInProgress }
         guard clientState.count <= 250 else { throw .clientStateTooLarge(byteCount: clientState.count) }
         try flushBatchWords()
-        if bulkLoading {
-            try rollingBackBatchOnFailure { () throws(SearchIndexError) in
-                try writer.execute(IndexSchema.ftsBulkLoadFinish + droppedIndexes.map(\.sql).joined(separator: " "))
-            }
+        try rollingBackBatchOnFailure { () throws(SearchIndexError) in
+            try store.saveShortlists()
+            if bulkLoading { try writer.execute(IndexSchema.ftsBulkLoadFinish + droppedIndexes.map(\.sql).joined(separator: " ")) }
         }
         try writer.run("INSERT OR REPLACE INTO meta(key, value) VALUES('clientState', ?)", [.blob(Array(clientState))])
         try writer.execute("COMMIT")

@@ -2,12 +2,13 @@ import Foundation
 
 /// How many full-text matches a relevance-sorted search scores with BM25.
 ///
-/// FTS5 has no top-k pruning: an exact BM25 top 10 scores every item that matches, so a word
-/// found in most items (a stop word, a very common term) costs time in proportion to the whole
-/// index (about 0.4 s for a word in a fifth of a million notes, 2 s for one in nearly all of
-/// them, on the benchmark machine). `.mostRecent(matches:)` bounds that work by ranking only the
-/// most recently indexed matches. Core Spotlight has no such knob (its ranking is private); the
-/// default stays exact, so nothing changes unless a caller opts in.
+/// FTS5 has no top-k pruning: an exact BM25 top 10 scores every item that matches. A search for
+/// one word avoids that: it ranks the word's shortlist (`TermShortlist`), a few dozen items, and
+/// costs well under a millisecond however many items hold the word. A search for several words
+/// that are all common still scores every item holding them all, in time that grows with the
+/// index. `.mostRecent(matches:)` bounds that work by ranking only the most recently indexed
+/// matches. Core Spotlight has no such knob (its ranking is private); the default stays exact,
+/// so nothing changes unless a caller opts in.
 public enum FullTextRanking: Sendable, Hashable {
     /// Every match is scored; the results are the true BM25 top N.
     case exact

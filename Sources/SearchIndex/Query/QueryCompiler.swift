@@ -216,6 +216,17 @@ struct QueryCompiler {
     /// quotes and parentheses in the input are searched for, never interpreted. Nil when `text`
     /// has no word characters.
     static func ftsExpression(_ text: String, prefix: Bool, column: String?) -> String? {
+        let words = fullTextWords(text)
+        guard !words.isEmpty else { return nil }
+        let quoted = words.enumerated().map { index, word in
+            let phrase = phrase(word) + (prefix && index == words.count - 1 ? "*" : "")
+            return column.map { "\($0) : \(phrase)" } ?? phrase
+        }
+        return quoted.joined(separator: " AND ")
+    }
+
+    /// The words of full-text input: runs of letters, digits and ideographs.
+    static func fullTextWords(_ text: String) -> [String] {
         var words: [String] = []
         var current = ""
         for scalar in text.unicodeScalars {
@@ -227,12 +238,12 @@ struct QueryCompiler {
             }
         }
         if !current.isEmpty { words.append(current) }
-        guard !words.isEmpty else { return nil }
-        let quoted = words.enumerated().map { index, word in
-            let phrase = "\"" + word.replacingOccurrences(of: "\"", with: "\"\"") + "\"" + (prefix && index == words.count - 1 ? "*" : "")
-            return column.map { "\($0) : \(phrase)" } ?? phrase
-        }
-        return quoted.joined(separator: " AND ")
+        return words
+    }
+
+    /// An FTS5 string (a phrase of one word, searched for as written, never as syntax).
+    static func phrase(_ word: String) -> String {
+        "\"" + word.replacingOccurrences(of: "\"", with: "\"\"") + "\""
     }
 
     /// SQL for ORDER BY one attribute (missing values last).

@@ -8,20 +8,25 @@ struct CustomKeyRecord: Sendable, Hashable {
 
 /// Writes and deletes items on the writer connection. Owned by the `SearchableIndex` actor.
 ///
-/// The words of new items are not handed to FTS5 row by row: they wait in `pendingWords` until
-/// `flushWords()`. FTS5 writes a segment whenever a savepoint opens, and every
-/// `indexSearchableItems` call is a savepoint, so feeding it per call would cut a large import into
-/// thousands of small segments that FTS5 then merges again and again. The owner flushes at the
-/// end of each transaction, and inside a batch every `wordRunLength` items.
+/// Changes to the full-text index are not handed to FTS5 row by row: new items' words, deleted
+/// items' words and a delete-all wait in `pendingWords` until `flushWords()`. FTS5 writes a
+/// segment whenever a savepoint opens, and every `indexSearchableItems` call is a savepoint, so
+/// feeding it per call would cut a large import into thousands of small segments that FTS5 then
+/// merges again and again. The owner flushes at the end of each transaction, and inside a batch
+/// every `wordRunLength` items. So inside a batch, no write call's savepoint holds a change to
+/// FTS5 or to the word recorder's shortlists: a failed call is undone without touching them, and
+/// the shortlists are saved once, before the batch commits.
 final class ItemStore {
     let database: SQLiteDatabase
     let timeZone: TimeZone
     private(set) var customKeys: [String: CustomKeyRecord]
-    private var pendingWords: [Int64: Words] = [:]
-    /// How to undo each change to `pendingWords` since the last flush: the rowid and the words it
-    /// had before (nil: none). A rollback replays it backwards, so a snapshot never copies the
+    private var pendingWords: [Int64: PendingWords] = [:]
+    /// Whether FTS5 is to be emptied (before the pending words are added).
+    private var pendingDeleteAll = false
+    /// How to undo each change to `pendingWords` since the last flush: the rowid and what it
+    /// had before (nil: nothing). A rollback replays it backwards, so a snapshot never copies the
     /// queue (which, holding up to `wordRunLength` items, made every call of a batch copy it).
-    private var wordUndoLog: [(rowid: Int64, previous: Words?)] = []
+    private var wordUndoLog: [(rowid: Int64, previous: PendingWords?)] = []
     /// Counts flushes; a state from before the last flush had no words pending (every flush ends
     /// a transaction's or a batch's run, and both start with none).
     private var flushGeneration = 0
@@ -45,9 +50,16 @@ final class ItemStore {
         var title: String, extra: String, body: String
     }
 
+    /// What FTS5 is to do for one rowid: remove the words of the item it held (already in
+    /// FTS5), add the words of the item it holds now, or both (a rowid reused after a delete).
+    fileprivate struct PendingWords {
+        var removing: Words?, adding: Words?
+    }
+
     /// The write path's statements, prepared once, so no row pays for finding its SQL.
     private struct Statements {
-        let insertItem, findItem, insertCustomValue, insertText, insertWords, addListCount: SQLiteStatement
+        let insertItem, findItem, insertCustomValue, insertText, insertWords, deleteWords, addListCount: SQLiteStatement
+        let saveShortlist, deleteShortlist, rebuildShortlist: SQLiteStatement
 
         init(_ database: SQLiteDatabase) throws(SearchIndexError) {
             insertItem = try database.prepare(ItemStore.insertSQL)
@@ -55,9 +67,17 @@ final class ItemStore {
             insertCustomValue = try database.prepare("INSERT INTO custom_values(item, key, position, text, number, day) VALUES(?, ?, ?, ?, ?, ?)")
             insertText = try database.prepare("INSERT INTO item_text(rowid, data) VALUES(?, ?)")
             insertWords = try database.prepare("INSERT INTO fts(rowid, title, extra, body) VALUES(?, ?, ?, ?)")
+            deleteWords = try database.prepare("INSERT INTO fts(fts, rowid, title, extra, body) VALUES('delete', ?, ?, ?, ?)")
             addListCount = try database.prepare("""
                 INSERT INTO list_counts(attribute, value, count) VALUES(?, ?, ?)
                 ON CONFLICT(attribute, value) DO UPDATE SET count = count + excluded.count
+                """)
+            saveShortlist = try database.prepare("INSERT OR REPLACE INTO term_shortlists(term, count, data) VALUES(?, ?, ?)")
+            deleteShortlist = try database.prepare("DELETE FROM term_shortlists WHERE term = ?")
+            // An FTS5 function cannot be an aggregate's argument; the subquery's ORDER BY keeps
+            // SQLite from flattening it, and hands the rows over in rowid order, as it must.
+            rebuildShortlist = try database.prepare("""
+                SELECT lantern_shortlist(rowid, shape) FROM (SELECT rowid, lantern_term_shape(fts) AS shape FROM fts WHERE fts MATCH ? ORDER BY rowid)
                 """)
         }
     }
@@ -67,6 +87,7 @@ final class ItemStore {
         fileprivate var customKeys: [String: CustomKeyRecord]
         fileprivate var wordUndoCount: Int
         fileprivate var flushGeneration: Int
+        fileprivate var deletingAll: Bool
     }
 
     init(database: SQLiteDatabase, timeZone: TimeZone) throws(SearchIndexError) {
@@ -78,15 +99,19 @@ final class ItemStore {
 
     /// A snapshot to restore when the transaction or savepoint it was taken at is rolled back.
     var state: State {
-        get { State(customKeys: customKeys, wordUndoCount: wordUndoLog.count, flushGeneration: flushGeneration) }
+        get { State(customKeys: customKeys, wordUndoCount: wordUndoLog.count, flushGeneration: flushGeneration, deletingAll: pendingDeleteAll) }
         set {
             customKeys = newValue.customKeys
             // A snapshot is taken where no count changes are pending (each write call applies its
             // own), so restoring one drops those of the call being rolled back.
             listCountChanges.removeAll()
+            pendingDeleteAll = newValue.deletingAll
             guard newValue.flushGeneration == flushGeneration else {
+                // Rolled back past a flush: FTS5 and the stored shortlists are as they were, the
+                // recorder's shortlists are not.
                 pendingWords.removeAll()
                 wordUndoLog.removeAll()
+                database.recorder?.clear()
                 return
             }
             while wordUndoLog.count > newValue.wordUndoCount, let (rowid, previous) = wordUndoLog.popLast() {
@@ -95,23 +120,78 @@ final class ItemStore {
         }
     }
 
-    private func setPendingWords(_ words: Words?, for rowid: Int64) {
-        let previous = words.map { pendingWords.updateValue($0, forKey: rowid) } ?? pendingWords.removeValue(forKey: rowid)
-        if previous != nil || words != nil { wordUndoLog.append((rowid, previous)) }
+    private func setPendingWords(_ change: PendingWords?, for rowid: Int64) {
+        let previous = change.map { pendingWords.updateValue($0, forKey: rowid) } ?? pendingWords.removeValue(forKey: rowid)
+        if previous != nil || change != nil { wordUndoLog.append((rowid, previous)) }
     }
 
     var pendingWordCount: Int { pendingWords.count }
 
-    /// Hands the queued words to FTS5, in rowid order. Call inside the transaction that wrote the items.
+    /// Hands the queued changes to FTS5, in rowid order, with the word recorder watching. Call
+    /// inside the transaction that wrote the items; then, before it ends, `saveShortlists()`.
     func flushWords() throws(SearchIndexError) {
-        for rowid in pendingWords.keys.sorted() {
-            guard let words = pendingWords[rowid] else { continue }
-            try statements.insertWords.run([.integer(rowid), .text(words.title), .text(words.extra), .text(words.body)])
+        if pendingDeleteAll {
+            database.recorder?.clear()
+            try database.execute("DELETE FROM term_shortlists; INSERT INTO fts(fts) VALUES('delete-all');")
+            pendingDeleteAll = false
         }
+        for rowid in pendingWords.keys.sorted() {
+            guard let change = pendingWords[rowid] else { continue }
+            if let words = change.removing {
+                try recordingWords(of: rowid, sign: -1) { () throws(SearchIndexError) in
+                    try statements.deleteWords.run([.integer(rowid), .text(words.title), .text(words.extra), .text(words.body)])
+                }
+            }
+            if let words = change.adding {
+                try recordingWords(of: rowid, sign: 1) { () throws(SearchIndexError) in
+                    try statements.insertWords.run([.integer(rowid), .text(words.title), .text(words.extra), .text(words.body)])
+                }
+            }
+        }
+        try database.recorder?.finish()
         pendingWords.removeAll()
         wordUndoLog.removeAll()
         flushGeneration += 1
     }
+
+    /// Words whose shortlists the recorder holds in memory, saved or not.
+    var recordedWordCount: Int { database.recorder?.wordCount ?? 0 }
+
+    /// Runs an FTS5 insert (`sign` 1) or delete (-1) of one document with the recorder watching.
+    private func recordingWords(of rowid: Int64, sign: Int32, _ write: () throws(SearchIndexError) -> Void) throws(SearchIndexError) {
+        guard let recorder = database.recorder else { return try write() }
+        recorder.beginDocument(rowid: rowid, sign: sign)
+        try write()
+        try recorder.endDocument()
+    }
+
+    /// Stores the shortlists that the words FTS5 indexed and deleted since the last call changed,
+    /// one write per word. A shortlist that deletes wore down is rebuilt from FTS5 when its word
+    /// can be searched for as it is stored (stemming a stem again almost always gives the stem;
+    /// when not, the worn shortlist stays and searches for the word rank every match). Call after
+    /// `flushWords()`, before the transaction (outside a batch, the write's savepoint) ends.
+    func saveShortlists() throws(SearchIndexError) {
+        guard let recorder = database.recorder else { return }
+        for index in 0..<recorder.wordCount where recorder.changed(index) {
+            let word = recorder.word(index)
+            var row = try recorder.save(index)
+            if row.itemCount <= 0 {
+                try statements.deleteShortlist.run([.text(word)])
+                continue
+            }
+            if row.needsRebuild, database.singleToken(word) == word,
+               let rebuilt = try statements.rebuildShortlist.query([.text(QueryCompiler.phrase(word))], { $0.blob(0) }).first ?? nil {
+                try recorder.replace(index, shortlist: rebuilt)
+                row.shortlist = rebuilt
+            }
+            try statements.saveShortlist.run([.text(word), .integer(row.itemCount), .blob(row.shortlist)])
+        }
+        // The recorder keeps every word's shortlist it has met; past this many it starts afresh.
+        if recorder.wordCount > Self.recordedWordLimit { recorder.clear() }
+    }
+
+    /// Words whose shortlists the recorder keeps in memory between writes (about 1–2 KiB each).
+    static let recordedWordLimit = 100_000
 
     /// Applies the write call's changes of list-value counts (one statement per distinct value,
     /// so a thousand notes sharing fifty keywords cost fifty), dropping values no item holds.
@@ -240,7 +320,9 @@ final class ItemStore {
         let title = [set.title, set.displayName].compactMap { $0.map(Self.clean) }.joined(separator: "\n")
         let extra = (extraParts.sorted { $0.order < $1.order }.flatMap(\.texts) + customText).joined(separator: "\n")
         try statements.insertText.run([.integer(rowid), .blob(TextCompression.encode(title + "\u{0}" + extra + "\u{0}" + (body ?? "")))])
-        setPendingWords(Words(title: title, extra: extra, body: body ?? ""), for: rowid)
+        var change = pendingWords[rowid] ?? PendingWords()
+        change.adding = Words(title: title, extra: extra, body: body ?? "")
+        setPendingWords(change, for: rowid)
     }
 
     /// A list's elements in one statement (one VALUES row each), so a note's three keywords cost
@@ -298,8 +380,8 @@ final class ItemStore {
         return result
     }
 
-    /// Deletes one item and every trace of it: its list and custom values, stored text, the words
-    /// in the full-text index and its row. List and custom values go first, so that when the
+    /// Deletes one item and every trace of it: its list and custom values, stored text, its row,
+    /// and (at the next `flushWords()`) its words in the full-text index. List and custom values go first, so that when the
     /// stored text turns out corrupt (and this throws) they are already gone and the caller only
     /// has to remove the text and the row.
     func deleteRow(_ rowid: Int64, identifier: String) throws(SearchIndexError) {
@@ -315,18 +397,17 @@ final class ItemStore {
             }
         }
         try database.run("DELETE FROM custom_values WHERE item = ?", [.integer(rowid)])
-        if pendingWords[rowid] != nil {
-            setPendingWords(nil, for: rowid)
+        if var change = pendingWords[rowid], change.adding != nil {
             // Its words never reached FTS5.
-            try database.run("DELETE FROM item_text WHERE rowid = ?", [.integer(rowid)])
+            change.adding = nil
+            setPendingWords(change.removing == nil ? nil : change, for: rowid)
         } else if let stored = try database.query("SELECT data FROM item_text WHERE rowid = ?", [.integer(rowid)], { $0.blob(0) }).first {
             guard let stored, let text = TextCompression.decode(stored) else { throw .corruptStoredText(identifier: identifier) }
             let parts = text.split(separator: "\u{0}", maxSplits: 2, omittingEmptySubsequences: false).map(String.init)
             guard parts.count == 3 else { throw .corruptStoredText(identifier: identifier) }
-            try database.run("INSERT INTO fts(fts, rowid, title, extra, body) VALUES('delete', ?, ?, ?, ?)",
-                             [.integer(rowid), .text(parts[0]), .text(parts[1]), .text(parts[2])])
-            try database.run("DELETE FROM item_text WHERE rowid = ?", [.integer(rowid)])
+            setPendingWords(PendingWords(removing: Words(title: parts[0], extra: parts[1], body: parts[2])), for: rowid)
         }
+        try database.run("DELETE FROM item_text WHERE rowid = ?", [.integer(rowid)])
         try database.run("DELETE FROM items WHERE rowid = ?", [.integer(rowid)])
     }
 
@@ -352,9 +433,9 @@ final class ItemStore {
     func deleteAll() throws(SearchIndexError) {
         for rowid in Array(pendingWords.keys) { setPendingWords(nil, for: rowid) }
         listCountChanges.removeAll()
+        pendingDeleteAll = true
         try database.execute("""
             DELETE FROM items; DELETE FROM item_text; DELETE FROM list_values; DELETE FROM list_counts; DELETE FROM custom_values;
-            INSERT INTO fts(fts) VALUES('delete-all');
             """)
     }
 

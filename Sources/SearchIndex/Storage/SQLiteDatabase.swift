@@ -1,3 +1,4 @@
+import CFullText
 import CSQLite
 import Foundation
 
@@ -13,14 +14,19 @@ final class SQLiteDatabase {
     private var statementCache: [String: SQLiteStatement] = [:]
     /// Rows counted by `lantern_tally()` since the caller last reset it.
     var tally = 0
+    /// On the writer, the words FTS5 indexes and deletes (nil on readers).
+    let recorder: WordRecorder?
 
     /// Process-wide settings, applied once before the first open: no memory-usage statistics
     /// (Lantern never reads them, and their global lock showed in indexing profiles).
     private static let configured: Void = { _ = lantern_sqlite3_disable_memory_statistics() }()
 
-    /// Opens (creating when `readOnly` is false) the database at `path`.
-    init(path: String, readOnly: Bool) throws(SearchIndexError) {
+    /// Opens (creating when `readOnly` is false) the database at `path`, with the "lantern"
+    /// full-text tokenizer registered; with `recordingWeights` (the full-text columns' BM25
+    /// weights), a `recorder` sees the words of every document FTS5 indexes or deletes.
+    init(path: String, readOnly: Bool, recordingWeights: [UInt32]? = nil) throws(SearchIndexError) {
         _ = Self.configured
+        recorder = try recordingWeights.map { (weights) throws(SearchIndexError) in try WordRecorder(weights: weights) }
         var pointer: OpaquePointer?
         let flags = (readOnly ? SQLITE_OPEN_READONLY : (SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE))
             | SQLITE_OPEN_NOMUTEX
@@ -35,11 +41,28 @@ final class SQLiteDatabase {
         sqlite3_busy_timeout(handle, 10_000)
         sqlite3_extended_result_codes(handle, 1)
         try registerFunctions()
+        let registered = lantern_fulltext_register(handle, recorder?.pointer)
+        guard registered == SQLITE_OK else { throw error(code: registered, sql: "register the lantern tokenizer") }
     }
 
     deinit {
         statementCache.removeAll()
+        // Tokenizers only read the recorder while FTS5 writes, which a closing connection no
+        // longer does, so it can go even while unfinalized statements keep the connection open.
         sqlite3_close_v2(handle)
+        if let recorder { lantern_recorder_free(recorder.pointer) }
+    }
+
+    /// The one token `word` becomes under the index's tokenizer (lowercased, stemmed), or nil
+    /// when it becomes none or several.
+    func singleToken(_ word: String) -> String? {
+        var bytes = Array(word.utf8)
+        var output = [CChar](repeating: 0, count: 256)
+        let length = bytes.withUnsafeMutableBufferPointer { text in
+            text.withMemoryRebound(to: CChar.self) { lantern_single_token(handle, $0.baseAddress, Int32($0.count), &output, Int32(output.count)) }
+        }
+        guard length >= 0 else { return nil }
+        return String(decoding: output[..<Int(length)].map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 
     /// Runs one or more statements without parameters (DDL, pragmas, transaction control).
@@ -148,6 +171,69 @@ final class SQLiteDatabase {
                 }
             }, nil)
         guard aggregate == SQLITE_OK else { throw error(code: aggregate, sql: "create function lantern_group_totals") }
+    }
+}
+
+/// Sees the words of the documents FTS5 indexes (`beginDocument(rowid:sign: 1)`, the insert,
+/// `endDocument()`) or deletes (sign -1) and keeps each word's item count and shortlist current
+/// in memory, reading a word's row of `term_shortlists` when it first meets it (see
+/// CFullText.h); `ItemStore` saves the changed ones. Owned by the writer connection.
+final class WordRecorder {
+    fileprivate let pointer: OpaquePointer
+
+    fileprivate init(weights: [UInt32]) throws(SearchIndexError) {
+        guard let pointer = lantern_recorder_create(Int32(weights.count), weights) else {
+            throw .database(message: "cannot create the full-text word recorder", code: Int(SQLITE_NOMEM), sql: "")
+        }
+        self.pointer = pointer
+    }
+
+    func beginDocument(rowid: Int64, sign: Int32) { lantern_recorder_begin_document(pointer, rowid, sign) }
+
+    func endDocument() throws(SearchIndexError) {
+        guard lantern_recorder_end_document(pointer) == 0 else {
+            throw Self.failure("FTS5 tokenized a document other than column by column, or memory ran out", code: SQLITE_INTERNAL)
+        }
+    }
+
+    /// Counts the documents whose words still wait (the recorder counts them in chunks).
+    func finish() throws(SearchIndexError) {
+        guard lantern_recorder_finish(pointer) == SQLITE_OK else {
+            throw Self.failure("cannot count the words of the documents indexed (out of memory, or the index file is unreadable)", code: SQLITE_ERROR)
+        }
+    }
+
+    /// Forgets every word (after a rollback, or to bound memory).
+    func clear() { lantern_recorder_clear(pointer) }
+
+    var wordCount: Int { Int(lantern_recorder_word_count(pointer)) }
+
+    func word(_ index: Int) -> String {
+        var length: Int32 = 0
+        guard let bytes = lantern_recorder_word(pointer, Int64(index), &length) else { return "" }
+        return String(decoding: UnsafeRawBufferPointer(start: bytes, count: Int(length)), as: UTF8.self)
+    }
+
+    /// Whether word `index`'s count or shortlist changed since it was last saved.
+    func changed(_ index: Int) -> Bool { lantern_recorder_word_changed(pointer, Int64(index)) != 0 }
+
+    /// Word `index`'s row to store: how many items hold it, its shortlist, and whether deletes
+    /// wore the shortlist down so far that it should be rebuilt from FTS5.
+    func save(_ index: Int) throws(SearchIndexError) -> (itemCount: Int64, shortlist: [UInt8], needsRebuild: Bool) {
+        var update = LanternShortlistUpdate()
+        let code = lantern_recorder_save(pointer, Int64(index), &update)
+        guard code == SQLITE_OK, let data = update.data else { throw Self.failure("cannot save the shortlist of \"\(word(index))\"", code: code) }
+        return (update.itemCount, Array(UnsafeRawBufferPointer(start: data, count: Int(update.size))), update.needsRebuild != 0)
+    }
+
+    /// Replaces word `index`'s shortlist with one rebuilt from FTS5.
+    func replace(_ index: Int, shortlist: [UInt8]) throws(SearchIndexError) {
+        let code = shortlist.withUnsafeBytes { lantern_recorder_replace(pointer, Int64(index), $0.baseAddress, Int32($0.count)) }
+        guard code == SQLITE_OK else { throw Self.failure("cannot use the rebuilt shortlist of \"\(word(index))\"", code: code) }
+    }
+
+    private static func failure(_ message: String, code: Int32) -> SearchIndexError {
+        .database(message: message, code: Int(code), sql: "")
     }
 }
 
