@@ -381,6 +381,13 @@ static int loadWord(LanternRecorder *recorder, RecordedWord *word, Shortlist *li
     if (rc == SQLITE_ROW) {
         word->itemCount = sqlite3_column_int64(find, 0);
         rc = shortlistDecode(list, sqlite3_column_blob(find, 1), sqlite3_column_bytes(find, 1));
+        if (rc == SQLITE_CORRUPT) {
+            /* A damaged row guarantees nothing (depth 0), so the next save rebuilds it from FTS5. */
+            shortlistFree(list);
+            memset(list, 0, sizeof *list);
+            list->stale = 1;
+            rc = SQLITE_OK;
+        }
     } else if (rc == SQLITE_DONE) {
         rc = shortlistDecode(list, NULL, 0);
     }
@@ -478,8 +485,9 @@ int lantern_recorder_save(LanternRecorder *recorder, int64_t index, LanternShort
     return rc;
 }
 
-int lantern_recorder_replace(LanternRecorder *recorder, int64_t index, const void *data, int size) {
+int lantern_recorder_replace(LanternRecorder *recorder, int64_t index, const void *data, int size, int64_t itemCount) {
     Shortlist *list = &recorder->shortlists[index];
+    recorder->words[index].itemCount = itemCount;
     shortlistFree(list);
     int rc = shortlistDecode(list, data, size);
     return rc == SQLITE_OK ? refreshGate(&recorder->words[index], list) : rc;

@@ -125,6 +125,29 @@ struct TermShortlistTests {
         try await expectShortlistsRankExactly(try folder.index())
     }
 
+    /// A damaged stored shortlist fails neither searches (they rank every match) nor writes: the
+    /// next write of the word rebuilds it, and its item count, from FTS5.
+    @Test func aDamagedShortlistIsRebuiltByTheNextWriteOfItsWord() async throws {
+        let folder = try TemporaryFolder()
+        try await folder.index().indexSearchableItems(Self.items(0..<400))
+        let file = try SQLiteDatabase(path: folder.url.appendingPathComponent("test.sqlite").path, readOnly: false)
+        try file.run("UPDATE term_shortlists SET data = x'0102', count = 3 WHERE term = 'heron'")
+
+        let index = try folder.index()
+        let executor = QueryExecutor(database: file, compiler: QueryCompiler(customKeys: [:], timeZone: index.timeZone),
+                                     timeZone: index.timeZone, hideExpiredAt: nil)
+        #expect(try executor.rankedFromShortlist(.fullText("heron"), first: 10) == nil)
+        let everyMatch = try await index.search(SearchQuery(.fullText("heron"), limit: 10_000, ranking: .mostRecent(matches: 1 << 40)))
+        #expect(try await index.search(SearchQuery(.fullText("heron"), limit: 10)).map(\.item.uniqueIdentifier)
+                == everyMatch.prefix(10).map(\.item.uniqueIdentifier))
+
+        var set = SearchableItemAttributeSet(contentType: "public.text")
+        set.textContent = "heron"
+        try await index.indexSearchableItems([SearchableItem(uniqueIdentifier: "new", domainIdentifier: nil, attributeSet: set)])
+        #expect(try file.query("SELECT count FROM term_shortlists WHERE term = 'heron'") { $0.integer(0) } == [Int64(everyMatch.count + 1)])
+        try await expectShortlistsRankExactly(index)
+    }
+
     @Test func deletingEverythingEmptiesTheShortlists() async throws {
         let folder = try TemporaryFolder()
         let index = try folder.index()

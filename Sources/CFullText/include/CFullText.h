@@ -65,13 +65,13 @@ typedef struct {
     int64_t itemCount;      /* items holding the word */
     const void *data;
     int size;
-    int needsRebuild;       /* the depth fell below LANTERN_SHORTLIST_MIN_DEPTH */
+    int needsRebuild;       /* the depth fell below LANTERN_SHORTLIST_MIN_DEPTH (or the stored row was damaged) */
 } LanternShortlistUpdate;
 
 /* Encodes a loaded word's shortlist for storing and marks the word unchanged. */
 int lantern_recorder_save(LanternRecorder *recorder, int64_t index, LanternShortlistUpdate *update);
-/* Replaces a word's shortlist with one rebuilt by lantern_shortlist. */
-int lantern_recorder_replace(LanternRecorder *recorder, int64_t index, const void *data, int size);
+/* Replaces a word's shortlist and item count with those rebuilt from FTS5 (lantern_shortlist). */
+int lantern_recorder_replace(LanternRecorder *recorder, int64_t index, const void *data, int size, int64_t itemCount);
 
 /* Writes into `output` the one token `text` becomes under the "lantern" tokenizer, returning its
    length, or -1 when it becomes no token or several (or the token is longer than `capacity`). */

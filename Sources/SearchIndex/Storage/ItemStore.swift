@@ -77,7 +77,7 @@ final class ItemStore {
             // An FTS5 function cannot be an aggregate's argument; the subquery's ORDER BY keeps
             // SQLite from flattening it, and hands the rows over in rowid order, as it must.
             rebuildShortlist = try database.prepare("""
-                SELECT lantern_shortlist(rowid, shape) FROM (SELECT rowid, lantern_term_shape(fts) AS shape FROM fts WHERE fts MATCH ? ORDER BY rowid)
+                SELECT lantern_shortlist(rowid, shape), count(*) FROM (SELECT rowid, lantern_term_shape(fts) AS shape FROM fts WHERE fts MATCH ? ORDER BY rowid)
                 """)
         }
     }
@@ -166,23 +166,26 @@ final class ItemStore {
     }
 
     /// Stores the shortlists that the words FTS5 indexed and deleted since the last call changed,
-    /// one write per word. A shortlist that deletes wore down is rebuilt from FTS5 when its word
-    /// can be searched for as it is stored (stemming a stem again almost always gives the stem;
-    /// when not, the worn shortlist stays and searches for the word rank every match). Call after
+    /// one write per word. A shortlist that deletes wore down, or a damaged row, is rebuilt with
+    /// its item count from FTS5 when its word can be searched for as it is stored (stemming a
+    /// stem again almost always gives the stem; when not, the worn shortlist stays and searches
+    /// for the word rank every match). Call after
     /// `flushWords()`, before the transaction (outside a batch, the write's savepoint) ends.
     func saveShortlists() throws(SearchIndexError) {
         guard let recorder = database.recorder else { return }
         for index in 0..<recorder.wordCount where recorder.changed(index) {
             let word = recorder.word(index)
             var row = try recorder.save(index)
+            if row.needsRebuild, database.singleToken(word) == word,
+               let (rebuilt, itemCount) = try statements.rebuildShortlist.query([.text(QueryCompiler.phrase(word))], {
+                   ($0.blob(0) ?? [], $0.integer(1))
+               }).first {
+                try recorder.replace(index, shortlist: rebuilt, itemCount: itemCount)
+                row = (itemCount, rebuilt, false)
+            }
             if row.itemCount <= 0 {
                 try statements.deleteShortlist.run([.text(word)])
                 continue
-            }
-            if row.needsRebuild, database.singleToken(word) == word,
-               let rebuilt = try statements.rebuildShortlist.query([.text(QueryCompiler.phrase(word))], { $0.blob(0) }).first ?? nil {
-                try recorder.replace(index, shortlist: rebuilt)
-                row.shortlist = rebuilt
             }
             try statements.saveShortlist.run([.text(word), .integer(row.itemCount), .blob(row.shortlist)])
         }

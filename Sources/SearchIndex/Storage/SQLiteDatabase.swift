@@ -226,9 +226,9 @@ final class WordRecorder {
         return (update.itemCount, Array(UnsafeRawBufferPointer(start: data, count: Int(update.size))), update.needsRebuild != 0)
     }
 
-    /// Replaces word `index`'s shortlist with one rebuilt from FTS5.
-    func replace(_ index: Int, shortlist: [UInt8]) throws(SearchIndexError) {
-        let code = shortlist.withUnsafeBytes { lantern_recorder_replace(pointer, Int64(index), $0.baseAddress, Int32($0.count)) }
+    /// Replaces word `index`'s shortlist and item count with those rebuilt from FTS5.
+    func replace(_ index: Int, shortlist: [UInt8], itemCount: Int64) throws(SearchIndexError) {
+        let code = shortlist.withUnsafeBytes { lantern_recorder_replace(pointer, Int64(index), $0.baseAddress, Int32($0.count), itemCount) }
         guard code == SQLITE_OK else { throw Self.failure("cannot use the rebuilt shortlist of \"\(word(index))\"", code: code) }
     }
 
