@@ -148,6 +148,20 @@ struct TermShortlistTests {
         try await expectShortlistsRankExactly(index)
     }
 
+    /// A write whose words cannot be counted (here the shortlists' table is gone) fails with a
+    /// typed error and leaves the recorder clear, so the next write works once the file is sound.
+    @Test func aWriteThatCannotCountItsWordsFailsAloneAndLaterWritesWork() async throws {
+        let folder = try TemporaryFolder()
+        try await folder.index().indexSearchableItems(Self.items(0..<50))
+        let index = try folder.index()
+        let file = try SQLiteDatabase(path: folder.url.appendingPathComponent("test.sqlite").path, readOnly: false)
+        try file.execute("DROP TABLE term_shortlists")
+        await #expect(throws: SearchIndexError.self) { try await index.indexSearchableItems(Self.items(50..<60)) }
+        try file.execute("CREATE TABLE term_shortlists(term TEXT PRIMARY KEY, count INTEGER NOT NULL, data BLOB NOT NULL) WITHOUT ROWID")
+        try await index.indexSearchableItems(Self.items(50..<60))
+        #expect(try await index.count() == 60)
+    }
+
     @Test func deletingEverythingEmptiesTheShortlists() async throws {
         let folder = try TemporaryFolder()
         let index = try folder.index()

@@ -130,6 +130,19 @@ final class ItemStore {
     /// Hands the queued changes to FTS5, in rowid order, with the word recorder watching. Call
     /// inside the transaction that wrote the items; then, before it ends, `saveShortlists()`.
     func flushWords() throws(SearchIndexError) {
+        do {
+            try handPendingWordsToFTS5()
+        } catch {
+            // The caller rolls FTS5's part of this flush back; the recorder's part goes with it.
+            database.recorder?.clear()
+            throw error
+        }
+        pendingWords.removeAll()
+        wordUndoLog.removeAll()
+        flushGeneration += 1
+    }
+
+    private func handPendingWordsToFTS5() throws(SearchIndexError) {
         if pendingDeleteAll {
             database.recorder?.clear()
             try database.execute("DELETE FROM term_shortlists; INSERT INTO fts(fts) VALUES('delete-all');")
@@ -149,9 +162,6 @@ final class ItemStore {
             }
         }
         try database.recorder?.finish()
-        pendingWords.removeAll()
-        wordUndoLog.removeAll()
-        flushGeneration += 1
     }
 
     /// Words whose shortlists the recorder holds in memory, saved or not.

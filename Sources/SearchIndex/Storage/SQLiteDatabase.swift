@@ -192,7 +192,7 @@ final class WordRecorder {
 
     func endDocument() throws(SearchIndexError) {
         guard lantern_recorder_end_document(pointer) == 0 else {
-            throw Self.failure("FTS5 tokenized a document other than column by column, or memory ran out", code: SQLITE_INTERNAL)
+            throw Self.failure("cannot record a document's words (FTS5 tokenized it other than column by column, or an earlier step of this write failed); the write was undone", code: SQLITE_INTERNAL)
         }
     }
 
