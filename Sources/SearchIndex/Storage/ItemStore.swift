@@ -41,9 +41,9 @@ final class ItemStore {
         var attribute: SearchableItemAttribute, value: String
     }
 
-    /// Inside a batch, words are handed to FTS5 once this many items are waiting (about 12 MiB of
-    /// text for notes of ~600 bytes, within `IndexSchema.ftsHashSize`).
-    static let wordRunLength = 20_000
+    /// Inside a batch, words are handed to FTS5 once this many items are waiting (about 30 MiB of
+    /// text for notes of ~600 bytes, whose words fit `IndexSchema.ftsHashSize`).
+    static let wordRunLength = 50_000
 
     /// The full-text input of one item, per FTS column.
     fileprivate struct Words {
