@@ -111,9 +111,7 @@ struct QueryExecutor {
             if query.ranking == .exact, let limit = query.limit,
                let shortlisted = try rankedFromShortlist(query.predicate, first: limit + max(0, query.offset)) {
                 let ranks = shortlisted.ranks.dropFirst(max(0, query.offset)).prefix(limit)
-                let items = try loadItems(rowids: ranks.map(\.rowid), fetch: fetch)
-                return (ranks.compactMap { rowid, score in items[rowid].map { SearchHit(item: $0, score: score) } },
-                        countingFoundItems ? shortlisted.itemCount : nil)
+                return (try hits(ranked: Array(ranks), fetch: fetch), countingFoundItems ? shortlisted.itemCount : nil)
             }
             let counting = countingFoundItems && query.ranking == .exact
             var sql = "SELECT rowid, rank FROM fts WHERE fts MATCH ?\(counting ? " AND lantern_tally()" : "") ORDER BY +rank, rowid LIMIT ? OFFSET ?"
@@ -124,9 +122,8 @@ struct QueryExecutor {
                 bindings = condition.bindings + [.integer(Int64(max(0, matches))), limit, offset]
             }
             database.tally = 0
-            let ranks = try database.query(sql, bindings) { ($0.integer(0), -$0.double(1)) }
-            let items = try loadItems(rowids: ranks.map(\.0), fetch: fetch)
-            return (ranks.compactMap { rowid, score in items[rowid].map { SearchHit(item: $0, score: score) } }, counting ? database.tally : nil)
+            let ranks = try database.query(sql, bindings) { (rowid: $0.integer(0), score: -$0.double(1)) }
+            return (try hits(ranked: ranks, fetch: fetch), counting ? database.tally : nil)
         }
         let scoreColumn = ranked ? ", fts.rank" : ""
         let sql = "SELECT \(IndexSchema.selectColumns)\(scoreColumn) FROM \(from.sql) WHERE \(condition.sql) ORDER BY "
@@ -142,6 +139,12 @@ struct QueryExecutor {
             return SearchHit(item: item, score: score)
         }
         return (hits, nil)
+    }
+
+    /// Hits for ranked rowids, in their order, with only `fetch` attributes.
+    private func hits(ranked: [(rowid: Int64, score: Double)], fetch: Set<SearchableItemAttribute>) throws(SearchIndexError) -> [SearchHit] {
+        let items = try loadItems(rowids: ranked.map(\.rowid), fetch: fetch)
+        return ranked.compactMap { rowid, score in items[rowid].map { SearchHit(item: $0, score: score) } }
     }
 
     /// A one-word query's top `n` ranked from the word's shortlist (see `TermShortlist`), and
