@@ -56,5 +56,7 @@ let package = Package(
         .testTarget(name: "VisionToolsTests", dependencies: ["VisionTools"]),
         // Runs the built `ask` binary as a process; the dependency makes sure it is built first.
         .testTarget(name: "askTests", dependencies: ["ask", "SearchIndex"]),
+        // Runs scripts/ (apt source detection, the machine check) against fixture folders.
+        .testTarget(name: "SetupTests"),
     ]
 )

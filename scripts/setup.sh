@@ -43,13 +43,37 @@ missing() { # prints the packages among "$@" that are not installed
 apt_updated=no
 apt_update() { [ "$apt_updated" = yes ] || { as_root apt-get update -q >/dev/null; apt_updated=yes; }; }
 
-# The mirror this machine already uses for Debian, so unstable comes from the same place.
-# Reads both the one-line (.list) and the deb822 (.sources) formats; missing files are fine.
-debian_mirror() {
-  local files=(/etc/apt/sources.list /etc/apt/sources.list.d/*.list /etc/apt/sources.list.d/*.sources)
-  { awk '$1 == "deb" { for (i = 2; i <= NF; i++) if ($i ~ /^https?:/) { print $i; next } }' "${files[@]}" 2>/dev/null
-    awk '$1 == "URIs:" { print $2 }' "${files[@]}" 2>/dev/null
-  } | grep -v security | head -n 1 || true
+# Debian unstable, from the mirror and with the key this machine already uses for Debian, in
+# the same form as its own source (deb822 .sources or a one-line .list), pinned at 100.
+add_unstable_source() {
+  local form uri keyring
+  IFS=$'\t' read -r form uri keyring < <(scripts/apt-sources.sh debian-mirror) ||
+    { say "cannot add Debian unstable: see the line above"; exit 1; }
+  if [ -z "$keyring" ] && [ -f /usr/share/keyrings/debian-archive-keyring.gpg ]; then
+    keyring=/usr/share/keyrings/debian-archive-keyring.gpg
+  fi
+  local list=/etc/apt/sources.list.d/lantern-unstable
+  as_root rm -f "$list.list" "$list.sources"
+  if [ "$form" = deb822 ]; then list=$list.sources; else list=$list.list; fi
+  scripts/apt-sources.sh unstable-source "$form" "$uri" "$keyring" | as_root tee "$list" >/dev/null
+  printf 'Package: *\nPin: release a=unstable\nPin-Priority: 100\n' | as_root tee /etc/apt/preferences.d/lantern-unstable >/dev/null
+  as_root apt-get update -q >/dev/null
+}
+
+# Packages that check, when they start, that the OpenSSL they run with is the one they were
+# built against: bookworm's refuse unstable's libssl3t64 (ssh prints "OpenSSL version
+# mismatch" and exits 255). Once unstable's OpenSSL is in, they come from unstable too.
+openssl_bound_packages=(openssh-client openssh-server openssh-sftp-server)
+
+upgrade_what_unstable_openssl_breaks() {
+  [ -z "$(missing libssl3t64)" ] || return 0
+  local installed stale
+  installed=$(for p in "${openssl_bound_packages[@]}"; do [ -n "$(missing "$p")" ] || echo "$p"; done)
+  [ -n "$installed" ] || return 0
+  stale=$(apt-get install -s -q --no-install-recommends -t unstable $installed 2>/dev/null | awk '$1 == "Inst" { print $2 }')
+  [ -n "$stale" ] || return 0
+  say "upgrading $(echo $stale) from Debian unstable, to match its OpenSSL"
+  as_root apt-get install -y -q --no-install-recommends -t unstable $installed >/dev/null
 }
 
 # Is a package installable from the suites the machine already has (newer Debian, Ubuntu)?
@@ -80,13 +104,8 @@ if [ -n "$need" ]; then
     say "installing $need from the distribution"
     as_root apt-get install -y -q --no-install-recommends $need >/dev/null
   else
-    mirror=$(debian_mirror)
-    [ -n "$mirror" ] || { say "no Debian mirror found in /etc/apt sources; add one and run again"; exit 1; }
+    add_unstable_source
     say "installing $need from Debian unstable (pinned at priority 100)"
-    # unstable's Release file can be past its validity date on the mirror; accept it
-    echo "deb [check-valid-until=no] $mirror unstable main" | as_root tee /etc/apt/sources.list.d/lantern-unstable.list >/dev/null
-    printf 'Package: *\nPin: release a=unstable\nPin-Priority: 100\n' | as_root tee /etc/apt/preferences.d/lantern-unstable >/dev/null
-    as_root apt-get update -q >/dev/null
     # openssl-provider-legacy and libssl3 both ship ossl-modules/legacy.so: let the newer win
     as_root apt-get install -y -q --no-install-recommends -t unstable \
       -o Dpkg::Options::=--force-overwrite $need >/dev/null
@@ -96,9 +115,11 @@ if [ "$want_gpu" = yes ] && has_candidate libggml0-backend-cuda; then
   need=$(missing libggml0-backend-cuda)
   [ -z "$need" ] || as_root apt-get install -y -q --no-install-recommends -t unstable $need >/dev/null
 fi
+upgrade_what_unstable_openssl_breaks
 pkg-config --exists llama sqlite3 tesseract lept zbar || { say "pkg-config cannot find llama, sqlite3, tesseract, lept or zbar after install"; exit 1; }
 
 # --- the default model ------------------------------------------------------------------------
 # models.lock is the single source of truth: name, file, sha256, size, source.
 scripts/fetch-model.sh default
+scripts/check-machine.sh
 say "ready: llama $(pkg-config --modversion llama), sqlite $(pkg-config --modversion sqlite3), tesseract $(pkg-config --modversion tesseract), zbar $(pkg-config --modversion zbar)"
