@@ -10,6 +10,14 @@ public struct BackendDevice: Sendable, Hashable, CustomStringConvertible {
     /// Every device ggml found. Loading backends happens once per process.
     public static var available: [BackendDevice] { LlamaRuntime.devices() }
 
+    /// The CPU backend variant ggml runs (`zen4`, `haswell`, ...): the best this CPU can run,
+    /// or the one `LANTERN_GGML_CPU_VARIANT` names. Nil when ggml has its CPU backend built in.
+    public static var cpuVariant: String? { LlamaRuntime.cpuBackendPath.flatMap(CPUBackendLibrary.variantName(ofFile:)) }
+
+    /// Every installed CPU backend variant this CPU can run, best first: the values
+    /// `LANTERN_GGML_CPU_VARIANT` accepts here.
+    public static var runnableCPUVariants: [String] { LlamaRuntime.cpuBackendPath.map(CPUBackendLibrary.runnableVariants(beside:)) ?? [] }
+
     /// Whether any loaded backend can take model layers (`gpuLayers` > 0 has an effect).
     public static var supportsGPUOffload: Bool { LlamaRuntime.supportsGPUOffload }
 }

@@ -14,9 +14,15 @@ enum LlamaRuntime {
     private static let logLines = Mutex<[String]>([])
     private static let echoLog = ProcessInfo.processInfo.environment["LANTERN_LLAMA_LOG"] == "1"
 
-    /// Loads every ggml backend that is installed (CPU variants, Vulkan, CUDA) and initialises
-    /// llama.cpp. Evaluated once, on first use, from any thread.
-    static let initialized: Void = {
+    /// The environment variable that makes ggml run one named CPU backend variant (`haswell`,
+    /// `x64`, `zen4`, ...) instead of the best one this CPU can run: another machine's kernels,
+    /// and so its arithmetic, on this one (tests and benchmarks use it).
+    static let cpuVariantVariable = "LANTERN_GGML_CPU_VARIANT"
+
+    /// Loads every ggml backend that is installed (CPU variants, Vulkan, CUDA), swaps in the CPU
+    /// variant `LANTERN_GGML_CPU_VARIANT` names, and initialises llama.cpp. Evaluated once, on
+    /// first use, from any thread.
+    private static let initialization: Result<String?, LocalModelError> = {
         llama_log_set({ level, text, _ in
             guard let text else { return }
             let line = String(cString: text)
@@ -30,11 +36,24 @@ enum LlamaRuntime {
         }, nil)
         ggml_backend_load_all()
         llama_backend_init()
+        let loaded = CPUBackendLibrary.mappedPath()
+        guard let wanted = ProcessInfo.processInfo.environment[cpuVariantVariable], !wanted.isEmpty else { return .success(loaded) }
+        return Result { () throws(LocalModelError) in try CPUBackendLibrary.select(wanted, replacing: loaded) }
     }()
+
+    /// Makes sure the backends are loaded; throws when the CPU variant asked for cannot run.
+    static func initialize() throws(LocalModelError) { _ = try initialization.get() }
+
+    /// The file of the CPU backend variant in use; nil when it is built into ggml, or when the
+    /// variant asked for could not be loaded.
+    static var cpuBackendPath: String? { try? initialization.get() }
+
+    /// Makes sure the backends are loaded, for callers that only list what loaded.
+    static func loadBackends() { _ = initialization }
 
     /// Errors and warnings llama.cpp logged while `body` ran (loads are serialised for this).
     static func capturingLog<T>(_ body: () -> T) -> (T, [String]) {
-        _ = initialized
+        loadBackends()
         return loadLock.withLock { _ in
             logLines.withLock { $0.removeAll() }
             let result = body()
@@ -54,7 +73,7 @@ enum LlamaRuntime {
 
     /// The ggml devices that loaded on this machine (always at least the CPU).
     static func devices() -> [BackendDevice] {
-        _ = initialized
+        loadBackends()
         return (0..<ggml_backend_dev_count()).compactMap { index in
             guard let device = ggml_backend_dev_get(index) else { return nil }
             let kind: BackendDevice.Kind
@@ -71,7 +90,7 @@ enum LlamaRuntime {
         }
     }
 
-    static var supportsGPUOffload: Bool { _ = initialized; return llama_supports_gpu_offload() }
+    static var supportsGPUOffload: Bool { loadBackends(); return llama_supports_gpu_offload() }
 }
 
 /// A loaded `llama_model` (weights, or only the vocabulary) and its vocabulary.

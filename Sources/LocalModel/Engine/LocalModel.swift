@@ -35,6 +35,7 @@ public final class LocalModel: Sendable {
     /// support, or too little memory.
     public init(contentsOf url: URL, configuration: Configuration = Configuration()) throws(LocalModelError) {
         let header = try GGUFFile(contentsOf: url)
+        try LlamaRuntime.initialize()
         let loaded = LlamaModelHandle.load(path: url.path, vocabOnly: configuration.vocabularyOnly,
                                            gpuLayers: Int32(clamping: configuration.gpuLayers))
         switch loaded {

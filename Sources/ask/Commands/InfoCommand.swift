@@ -36,6 +36,7 @@ struct InfoCommand: Command {
         rows += BackendDevice.available.enumerated().map { offset, device in
             (offset == 0 ? "backends" : "", "\(device.name) (\(device.kind.rawValue)): \(device.description)")
         }
+        rows.append(("cpu variant", BackendDevice.cpuVariant.map { "\($0) (of \(BackendDevice.runnableCPUVariants.joined(separator: ", ")) runnable here)" } ?? "built in"))
         rows.append(("gpu offload", BackendDevice.supportsGPUOffload ? "available (--gpu-layers N)" : "not available (CPU only)"))
         let width = rows.map(\.0.count).max() ?? 0
         for (label, value) in rows {
