@@ -62,13 +62,15 @@ enum LlamaRuntime {
     }
     private static let loadLock = Mutex<Void>(())
 
-    /// Bytes a tensor of `elements` values of ggml type `type` occupies in a GGUF file.
-    static func tensorBytes(type: UInt32, elements: Int64) -> Int64? {
+    /// How ggml type `type` stores values: `elements` values per block of `bytes` bytes (1 and
+    /// 4 for F32, 32 and 18 for Q4_0); nil for a type this ggml does not know.
+    static func tensorBlock(type: UInt32) -> (elements: Int64, bytes: Int64)? {
         guard type < UInt32(GGML_TYPE_COUNT.rawValue) else { return nil }
         let ggmlType = ggml_type(rawValue: type)
         let blockSize = Int64(ggml_blck_size(ggmlType))
-        guard blockSize > 0 else { return nil }
-        return elements / blockSize * Int64(ggml_type_size(ggmlType))
+        let typeSize = Int64(ggml_type_size(ggmlType))
+        guard blockSize > 0, typeSize > 0 else { return nil }
+        return (blockSize, typeSize)
     }
 
     /// The ggml devices that loaded on this machine (always at least the CPU).

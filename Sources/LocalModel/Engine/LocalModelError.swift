@@ -12,7 +12,14 @@ public enum LocalModelError: Error, Sendable, Equatable, CustomStringConvertible
     case isDirectory(path: String)
     /// The file does not start with the GGUF magic bytes.
     case notGGUF(path: String, magic: String)
-    /// The header is valid but the file is shorter than its tensors need, or unreadable.
+    /// The file exists but this user may not read it.
+    case permissionDenied(path: String)
+    /// The file is 0 bytes long.
+    case emptyFile(path: String)
+    /// Reading the file failed for another reason than permissions (an I/O error).
+    case unreadable(path: String, reason: String)
+    /// The header is damaged (a field no valid file holds, which `reason` names) or the file is
+    /// shorter than its tensors need.
     case corruptFile(path: String, reason: String)
     /// llama.cpp does not know the model's architecture.
     case unsupportedArchitecture(path: String, architecture: String)
@@ -41,6 +48,12 @@ public enum LocalModelError: Error, Sendable, Equatable, CustomStringConvertible
             return "\(path) is a directory; pass the path of a .gguf file inside it"
         case .notGGUF(let path, let magic):
             return "\(path) is not a GGUF model (it starts with \(magic), a GGUF file starts with \"GGUF\"); convert the model to GGUF or pick the right file"
+        case .permissionDenied(let path):
+            return "\(path) cannot be read: permission denied for this user; make it readable (chmod a+r '\(path)') or run as a user who can read it"
+        case .emptyFile(let path):
+            return "\(path) is empty (0 bytes), not a model; the download or copy did not finish — download it again (scripts/setup.sh for the default model)"
+        case .unreadable(let path, let reason):
+            return "\(path) could not be read (\(reason)); check the disk and that the file is a regular file"
         case .corruptFile(let path, let reason):
             return "\(path) is a damaged GGUF file (\(reason)); download it again and check its sha256"
         case .unsupportedArchitecture(let path, let architecture):
