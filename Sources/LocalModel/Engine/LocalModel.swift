@@ -36,8 +36,10 @@ public final class LocalModel: Sendable {
     public init(contentsOf url: URL, configuration: Configuration = Configuration()) throws(LocalModelError) {
         let header = try GGUFFile(contentsOf: url)
         try LlamaRuntime.initialize()
-        let loaded = LlamaModelHandle.load(path: url.path, vocabOnly: configuration.vocabularyOnly,
-                                           gpuLayers: Int32(clamping: configuration.gpuLayers))
+        try LlamaRuntime.requireGPUOffload(layers: configuration.vocabularyOnly ? 0 : configuration.gpuLayers)
+        let loaded = EngineThread.shared.run {
+            LlamaModelHandle.load(path: url.path, vocabOnly: configuration.vocabularyOnly, gpuLayers: Int32(clamping: configuration.gpuLayers))
+        }
         switch loaded {
         case .success(let handle):
             self.handle = handle
@@ -92,7 +94,9 @@ public final class LocalModel: Sendable {
         if window.tokens > info.trainedContext && !allowBeyondTrainedContext {
             throw .contextLargerThanTrained(requested: window.tokens, trained: info.trainedContext)
         }
-        let context = try LlamaContextHandle(model: handle, contextSize: window.tokens, threads: configuration.threads)
+        let context = try EngineThread.shared.run { [handle, threads = configuration.threads] () throws(LocalModelError) in
+            try LlamaContextHandle(model: handle, contextSize: window.tokens, threads: threads)
+        }
         return InferenceContext(model: self, context: context)
     }
 
