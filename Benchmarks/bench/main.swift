@@ -2,6 +2,7 @@ import Foundation
 
 // bench [--quick] [--model FILE] [--threads N] [--section NAME ...] [--json FILE]
 // Runs the benchmark sections, prints each table, and updates Benchmarks/RESULTS.md.
+// bench engine-probe [--model FILE] [--threads N]: the engine section's child for Lantern's side.
 
 let sections: [(name: String, run: @Sendable (BenchmarkEnvironment) async throws -> SectionReport)] = [
     ("engine", EngineBenchmark.run),
@@ -31,6 +32,7 @@ var environment = BenchmarkEnvironment(
     workDirectory: FileManager.default.temporaryDirectory.appendingPathComponent("lantern-bench"))
 var chosen: [String] = []
 var jsonURL: URL?
+var engineProbe = false
 
 var arguments = CommandLine.arguments.dropFirst()
 @MainActor func value(for flag: String) -> String {
@@ -43,6 +45,7 @@ var arguments = CommandLine.arguments.dropFirst()
 while let argument = arguments.popFirst() {
     switch argument {
     case "--quick": environment.quick = true
+    case "engine-probe": engineProbe = true
     case "--model": environment.modelURL = URL(fileURLWithPath: value(for: argument))
     case "--threads": environment.threads = Int(value(for: argument)) ?? environment.threads
     case "--section": chosen.append(value(for: argument))
@@ -56,6 +59,12 @@ while let argument = arguments.popFirst() {
 if let unknown = chosen.first(where: { name in !sections.contains { $0.name == name } }) {
     FileHandle.standardError.write(Data("bench: no section named \(unknown)\n\(usage)\n".utf8))
     exit(2)
+}
+
+if engineProbe {
+    let speed = try await EngineBenchmark.probe(model: environment.modelURL, threads: environment.threads)
+    print(String(decoding: try JSONEncoder().encode(speed), as: UTF8.self))
+    exit(0)
 }
 
 // An interrupted run kills the servers and tools it started instead of leaving them running.

@@ -1,3 +1,5 @@
+import Foundation
+
 /// A compute device ggml loaded on this machine: the CPU always, GPUs when their backend
 /// packages (for example Debian's libggml0-backend-vulkan) are installed.
 public struct BackendDevice: Sendable, Hashable, CustomStringConvertible {
@@ -13,6 +15,10 @@ public struct BackendDevice: Sendable, Hashable, CustomStringConvertible {
     /// The CPU backend variant ggml runs (`zen4`, `haswell`, ...): the best this CPU can run,
     /// or the one `LANTERN_GGML_CPU_VARIANT` names. Nil when ggml has its CPU backend built in.
     public static var cpuVariant: String? { LlamaRuntime.cpuBackendPath.flatMap(CPUBackendLibrary.variantName(ofFile:)) }
+
+    /// The shared library of that variant (`.../libggml-cpu-zen4.so`); its folder holds the
+    /// other variants.
+    public static var cpuVariantLibrary: URL? { LlamaRuntime.cpuBackendPath.map { URL(fileURLWithPath: $0) } }
 
     /// Every installed CPU backend variant this CPU can run, best first: the values
     /// `LANTERN_GGML_CPU_VARIANT` accepts here.
