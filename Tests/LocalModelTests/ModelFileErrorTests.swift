@@ -39,4 +39,23 @@ struct ModelFileErrorTests {
         #expect(!message.contains("damaged"))
         #expect(!message.contains("download"))
     }
+
+    @Test func gpuLayersWithoutAGPUBackendAreRefused() throws {
+        if BackendDevice.supportsGPUOffload {
+            // a GPU backend is loaded here: the layers go to it, and the model loads
+            _ = try LocalModel(contentsOf: TestModel.url, configuration: .init(threads: 2, gpuLayers: 1))
+            return
+        }
+        do {
+            _ = try LocalModel(contentsOf: TestModel.url, configuration: .init(threads: 2, gpuLayers: 9999))
+            Issue.record("9999 GPU layers were accepted on a machine without a GPU backend")
+        } catch {
+            guard case .gpuOffloadUnavailable(let layers, let devices) = error else { Issue.record("wrong error \(error)"); return }
+            #expect(layers == 9999)
+            #expect(devices.contains("CPU"))
+            #expect(error.description.contains("scripts/setup.sh --gpu"))
+        }
+        // a vocabulary-only load never offloads, and 0 layers is the CPU default
+        _ = try LocalModel(contentsOf: TestModel.url, configuration: .init(threads: 2, gpuLayers: 9999, vocabularyOnly: true))
+    }
 }

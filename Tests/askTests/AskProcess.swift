@@ -14,13 +14,21 @@ struct AskProcess {
 
     /// The repository root (this file is Tests/askTests/AskProcess.swift).
     static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-    /// The binary `swift build` leaves in .build/debug (the test target depends on `ask`).
-    static let binary = repository.appendingPathComponent(".build/debug/ask")
+    /// The `ask` built with this test binary (the test target depends on `ask`), so a build
+    /// with `--scratch-path` tests its own `ask`; else the one `swift build` leaves in .build/debug.
+    static let binary: URL = {
+        let sibling = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
+            .deletingLastPathComponent().appendingPathComponent("ask")
+        if FileManager.default.isExecutableFile(atPath: sibling.path) { return sibling }
+        return repository.appendingPathComponent(".build/debug/ask")
+    }()
     static let defaultModel = repository.appendingPathComponent("models/SmolLM2-135M-Instruct.Q4_1.gguf")
 
     /// A temporary folder used as XDG_DATA_HOME, removed when the test drops it.
     let dataHome: TemporaryFolder
     var environment: [String: String] = [:]
+    /// The program started: `ask` itself, or a wrapper that runs it (see `run(asNobody:)`).
+    var executable = Self.binary
 
     init() throws {
         dataHome = try TemporaryFolder()
@@ -28,7 +36,7 @@ struct AskProcess {
 
     func process(_ arguments: [String]) -> Process {
         let process = Process()
-        process.executableURL = Self.binary
+        process.executableURL = executable
         process.arguments = arguments
         var environment = ProcessInfo.processInfo.environment
         environment["XDG_DATA_HOME"] = dataHome.url.path

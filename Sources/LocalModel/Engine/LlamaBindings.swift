@@ -93,6 +93,13 @@ enum LlamaRuntime {
     }
 
     static var supportsGPUOffload: Bool { loadBackends(); return llama_supports_gpu_offload() }
+
+    /// Throws when `layers` > 0 are to go to a GPU but no loaded backend can take them: llama.cpp
+    /// would silently keep them on the CPU, and the user would believe the GPU is in use.
+    static func requireGPUOffload(layers: Int) throws(LocalModelError) {
+        guard layers > 0, !supportsGPUOffload else { return }
+        throw .gpuOffloadUnavailable(requestedLayers: layers, devices: devices().map(\.name))
+    }
 }
 
 /// A loaded `llama_model` (weights, or only the vocabulary) and its vocabulary.

@@ -25,6 +25,8 @@ public enum LocalModelError: Error, Sendable, Equatable, CustomStringConvertible
     case unsupportedArchitecture(path: String, architecture: String)
     /// The weights or the context buffers could not be allocated.
     case outOfMemory(what: String)
+    /// Layers were asked to go to a GPU, but no loaded ggml backend can take them.
+    case gpuOffloadUnavailable(requestedLayers: Int, devices: [String])
     /// A context window larger than the model was trained for, without an explicit override.
     case contextLargerThanTrained(requested: Int, trained: Int)
     /// A context window that cannot hold even the prompt.
@@ -60,6 +62,9 @@ public enum LocalModelError: Error, Sendable, Equatable, CustomStringConvertible
             return "\(path) holds a \(architecture) model, which this llama.cpp build cannot run; use a supported architecture (llama, qwen2, qwen3, ...) or a newer libllama"
         case .outOfMemory(let what):
             return "not enough memory for \(what); use a smaller model, a smaller context window, or close other programs"
+        case .gpuOffloadUnavailable(let layers, let devices):
+            let found = devices.isEmpty ? "none" : devices.joined(separator: ", ")
+            return "\(layers) layers were asked to go to a GPU, but no GPU backend is loaded (ggml devices: \(found)); install one with scripts/setup.sh --gpu, or use 0 GPU layers to run on the CPU"
         case .contextLargerThanTrained(let requested, let trained):
             return "context window of \(requested) tokens is larger than the \(trained) the model was trained with; choose \(trained) or less, or allow it explicitly"
         case .promptTooLong(let promptTokens, let window):
