@@ -8,6 +8,11 @@ actor OCREngine {
     let mode: OCRTool.PageSegmentationMode
     private var api: TesseractAPI?
 
+    /// Tesseract parallelises with OpenMP, as ggml does: run from any other thread it would
+    /// leave a second libgomp team in the process, and the model's decoding team would stop
+    /// spinning between operations (generation at about half speed).
+    nonisolated var unownedExecutor: UnownedSerialExecutor { EngineThread.shared.asUnownedSerialExecutor() }
+
     init(languages: [String], mode: OCRTool.PageSegmentationMode) {
         self.languages = languages
         self.mode = mode

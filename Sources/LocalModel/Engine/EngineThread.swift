@@ -11,9 +11,11 @@ import Synchronization
 /// Decodes from different contexts would compete for the same cores anyway, so running them
 /// one after another on this thread costs nothing. Loading a model runs here too: some CPU
 /// backends (AMX on Intel Xeons) convert the weights in an OpenMP region while they load, and a
-/// load on any other thread would leave a second team behind.
-final class EngineThread: SerialExecutor, @unchecked Sendable {
-    static let shared = EngineThread()
+/// load on any other thread would leave a second team behind. Other libraries that parallelise
+/// with OpenMP (Tesseract, in VisionTools) run here for the same reason: an actor whose
+/// `unownedExecutor` is this thread's keeps their work on it.
+public final class EngineThread: SerialExecutor, @unchecked Sendable {
+    public static let shared = EngineThread()
 
     /// What the thread runs: a task's job, or a closure someone waits for.
     private enum Work {
@@ -40,7 +42,7 @@ final class EngineThread: SerialExecutor, @unchecked Sendable {
         started.wait()
     }
 
-    func enqueue(_ job: consuming ExecutorJob) {
+    public func enqueue(_ job: consuming ExecutorJob) {
         add(.job(UnownedJob(job)))
     }
 
