@@ -75,7 +75,7 @@ enum CPUBackendLibrary {
     }
 
     private static func sibling(of loaded: String, variant: String) -> String {
-        (loaded as NSString).deletingLastPathComponent + "/libggml-cpu-\(variant).so"
+        (loaded as NSString).deletingLastPathComponent + "/" + fileName(of: variant)
     }
 
     private static func fileName(of variant: String) -> String { "libggml-cpu-\(variant).so" }
