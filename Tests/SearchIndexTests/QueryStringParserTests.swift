@@ -16,7 +16,7 @@ import Testing
         #expect(try parser.parse(#"contentModificationDate >= $time.today(-1)"#)
                 == .compare(.contentModificationDate, .greaterOrEqual, .date(try day("2024-04-30T00:00:00Z"))))
         #expect(try parser.parse(#"InRange(kMDItemFSCreationDate,$time.iso(2008-12-01T00:00:00Z),$time.iso(2009-01-01T00:00:00Z))"#)
-                == .inRange(SearchableItemAttribute(rawValue: "fSCreationDate"), lower: .date(try day("2008-12-01T00:00:00Z")),
+                == .inRange(.contentCreationDate, lower: .date(try day("2008-12-01T00:00:00Z")),
                             upper: .date(try day("2009-01-01T00:00:00Z"))))
         #expect(try parser.parse(#"(authorNames == "Steve*"wc) && (contentType == "public.audio")"#)
                 == .and([.match(.authorNames, pattern: "Steve*", kind: .word, options: .caseInsensitive), .contentType("public.audio")]))

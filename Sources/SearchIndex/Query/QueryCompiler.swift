@@ -57,6 +57,11 @@ struct QueryCompiler {
             return try match(attribute, pattern: value, kind: .exact, options: [])
         case .contentType(let type):
             return SQLFragment("i.contentType = ?", [.text(type)])
+        case .contentTypeConforms(let type):
+            // Every type conforms to public.item, including ones the table does not know.
+            if type.lowercased() == "public.item" { return SQLFragment("i.contentType IS NOT NULL") }
+            let types = ContentTypeTree.conformingTypes(to: type)
+            return SQLFragment("i.contentType IN (\(types.map { _ in "?" }.joined(separator: ", ")))", types.map { .text($0) })
         case .domain(let domain):
             return SQLFragment("(i.domain = ? OR (i.domain >= ? AND i.domain < ?))",
                                [.text(domain), .text(domain + "."), .text(domain + "/")])
@@ -109,6 +114,9 @@ struct QueryCompiler {
         let resolved = try resolve(attribute)
         switch resolved {
         case let .column(_, kind), let .custom(_, kind):
+            if kind == .number, case .string(let text) = value, let number = Self.number(text) {
+                return try compare(attribute, op, .number(number))
+            }
             if kind == .string || kind == .strings {
                 guard op == .equal, case .string(let text) = value else {
                     throw .unsupportedOperation("\(attribute) holds strings; compare it with == or != and a quoted value")
@@ -165,7 +173,14 @@ struct QueryCompiler {
         case .word, .wildcard: globPattern = pattern
         }
         let wordFlag = kind == .word ? "w" : ""
-        switch try resolve(attribute) {
+        let resolved = try resolve(attribute)
+        // A number written in quotes (`fileSize == "1024"`) is compared as a number.
+        switch resolved {
+        case let .column(_, valueKind) where valueKind == .number, let .custom(_, valueKind) where valueKind == .number:
+            if kind == .exact, options.isEmpty, let number = Self.number(pattern) { return try compare(attribute, .equal, .number(number)) }
+        default: break
+        }
+        switch resolved {
         case .text:
             // textContent is kept only in the full-text index: matched word by word.
             let isPrefix = kind != .exact && kind != .word || pattern.hasSuffix("*")
@@ -197,6 +212,12 @@ struct QueryCompiler {
             return SQLFragment("i.rowid IN (SELECT item FROM custom_values WHERE key = ? AND lantern_match(text, ?, ?))",
                                [.text(key), .text(globPattern), .text(flags + wordFlag)])
         }
+    }
+
+    /// A finite number written as text (`"1024"`, `" 2.5 "`); nil for anything else.
+    static func number(_ text: String) -> Double? {
+        guard let number = Double(text.trimmingCharacters(in: .whitespaces)), number.isFinite else { return nil }
+        return number
     }
 
     /// Exact or prefix comparison an index can serve (a prefix as a half-open range).

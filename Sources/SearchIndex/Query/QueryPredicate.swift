@@ -42,6 +42,10 @@ public indirect enum QueryPredicate: Sendable, Hashable {
     case contains(SearchableItemAttribute, String)
     /// The item's content type is this UTI.
     case contentType(String)
+    /// The item's content type is this UTI or conforms to it (`kMDItemContentTypeTree`): for
+    /// example `public.content` matches every text and document type, `public.image` every image.
+    /// See `ContentTypeTree` for the types Lantern knows.
+    case contentTypeConforms(to: String)
     /// The item's domain is this one or nested under it (`mail` matches `mail.inbox`).
     case domain(String)
     /// The attribute has a value.

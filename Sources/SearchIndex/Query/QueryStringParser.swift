@@ -2,20 +2,42 @@ import Foundation
 
 /// Parses Core Spotlight query strings into `QueryPredicate`s.
 ///
-/// Grammar (Apple's `CSSearchQuery` / `MDQuery` syntax):
+/// Grammar (Apple's `CSSearchQuery` / `MDQuery` syntax, "File Metadata Query Expression Syntax"):
 ///
 ///     expr       := and ('||' and)*
 ///     and        := unary ('&&' unary)*
 ///     unary      := '!' unary | '(' expr ')' | 'InRange(' attr ',' value ',' value ')' | comparison
-///     comparison := attr ('==' | '!=' | '<' | '<=' | '>' | '>=') value
-///     attr       := name | '*' | '**'          (`kMDItemTitle` is read as `title`)
-///     value      := '"' text '"' [cdwt]* | number | $time.now|today|yesterday|this_week|this_month|this_year ['(' n ')']
+///     comparison := attr ('==' | '=' | '!=' | '<' | '<=' | '>' | '>=') ['[' modifiers ']'] value
+///     attr       := name | '*' | '**'
+///     value      := '"' text '"' [modifiers] | bare-word | number
+///                 | $time.now|today|yesterday|this_week|this_month|this_year ['(' integer ')']
 ///                 | $time.iso(ISO-8601)
+///     modifiers  := [cdwt]*
 ///
-/// In strings, `*` is a wildcard and `\` escapes. `*` / `**` as the attribute searches all text
-/// (BM25-ranked full-text). `$time` offsets count seconds for `now`, otherwise days, weeks, months
-/// or years of the named unit; `today`, `this_week`… are the starts of those periods in `timeZone`.
+/// Names: Apple's `kMDItem…` names map to Lantern's attributes (`kMDItemAuthors` is `authorNames`,
+/// `kMDItemFSSize` is `fileSize`, `kMDItemContentTypeTree` matches a type and every type it
+/// conforms to; see `SpotlightAttributeName`); other names are Lantern's own or a custom key's.
+///
+/// Values: modifiers go in brackets after the operator (`==[cd] "Paris"`, the current guide) or
+/// after the string (`"Paris"cd`, the older one), or both; `c` ignores case, `d` diacritics, `w`
+/// (or `t`) matches word by word. In strings, `*` is a wildcard and `\` escapes. Quotes may be
+/// left out of a value that is one bare word (`kMDItemContentType == public.audio`). A number
+/// written in quotes (`kMDItemFSSize > "1"`) is compared as a number. `*` / `**` as the attribute
+/// searches all text (BM25-ranked full-text). Numbers must be finite.
+///
+/// `$time` offsets are integers in the variable's own unit, as in Apple's syntax, which has no
+/// unit letters: seconds for `now`, days for `today`/`yesterday`, weeks, months or years for
+/// `this_week`, `this_month`, `this_year`; at most 10,000 years either way. `today`,
+/// `this_week`… are the starts of those periods in `timeZone`.
+///
+/// Nesting is bounded: at most `maximumNestingDepth` levels of `(` and `!`, so no input can
+/// overflow the stack, even on a 512 KiB secondary thread; `&&` and `||` chains of any length are
+/// flat and parsed without recursion.
 public struct QueryStringParser: Sendable {
+    /// The deepest nesting a query string may have; each `(` and each `!` is one level. Deeper
+    /// input is a `QueryStringError` at the opening that goes past it.
+    public static let maximumNestingDepth = 128
+
     public var now: Date
     public var timeZone: TimeZone
 
@@ -36,12 +58,20 @@ public struct QueryStringParser: Sendable {
         let characters: [Character]
         let parser: QueryStringParser
         var index = 0
+        /// Open `(` and `!` around the current position.
+        var depth = 0
 
         var atEnd: Bool { index >= characters.count }
 
         func error(expected: String) -> QueryStringError {
             let found = atEnd ? "the end of the query" : "'\(String(characters[index..<min(characters.count, index + 12)]))'"
             return QueryStringError(position: index, expected: expected, found: found)
+        }
+
+        func error(at position: Int, expected: String) -> QueryStringError {
+            var copy = self
+            copy.index = position
+            return copy.error(expected: expected)
         }
 
         mutating func skipSpaces() {
@@ -61,6 +91,14 @@ public struct QueryStringParser: Sendable {
             guard consume(text) else { throw error(expected: "'\(text)'") }
         }
 
+        /// One more level of nesting at the current position, or the positioned error past the limit.
+        mutating func enterNesting() throws(QueryStringError) {
+            guard depth < QueryStringParser.maximumNestingDepth else {
+                throw error(expected: "at most \(QueryStringParser.maximumNestingDepth) levels of nesting (each '(' and '!' is one); write the query flatter")
+            }
+            depth += 1
+        }
+
         mutating func parseOr() throws(QueryStringError) -> QueryPredicate {
             var parts = [try parseAnd()]
             while consume("||") { parts.append(try parseAnd()) }
@@ -76,16 +114,22 @@ public struct QueryStringParser: Sendable {
         mutating func parseUnary() throws(QueryStringError) -> QueryPredicate {
             skipSpaces()
             if !atEnd, characters[index] == "!", index + 1 >= characters.count || characters[index + 1] != "=" {
+                try enterNesting()
                 index += 1
-                return .not(try parseUnary())
+                let inner = try parseUnary()
+                depth -= 1
+                return .not(inner)
             }
-            if consume("(") {
+            if !atEnd, characters[index] == "(" {
+                try enterNesting()
+                index += 1
                 let inner = try parseOr()
                 try expect(")")
+                depth -= 1
                 return inner
             }
             let start = index
-            if let name = identifier(), name == "InRange" {
+            if let name = identifier(), name == "InRange" || name == "inRange" {
                 return try parseInRange()
             }
             index = start
@@ -101,44 +145,70 @@ public struct QueryStringParser: Sendable {
             return index > start ? String(characters[start..<index]) : nil
         }
 
-        enum Attribute { case allText, named(SearchableItemAttribute) }
+        enum Attribute { case allText, named(SearchableItemAttribute), contentTypeTree }
 
         mutating func parseAttribute() throws(QueryStringError) -> Attribute {
             skipSpaces()
             if consume("**") || consume("*") { return .allText }
+            let start = index
             guard let name = identifier(), name.first?.isLetter == true || name.first == "_" else {
                 throw error(expected: "an attribute name (such as title), '*', '(' or '!'")
             }
-            var normalized = name
-            if name.hasPrefix("kMDItem"), name.count > 7 {
-                let rest = name.dropFirst(7)
-                normalized = rest.prefix(1).lowercased() + rest.dropFirst()
+            let target: SpotlightAttributeName.Target
+            if name.hasPrefix("kMD") {
+                guard let apple = SpotlightAttributeName.apple(name) else {
+                    throw QueryStringError(position: start, expected: SpotlightAttributeName.knownNamesDescription,
+                                           found: "'\(name)', which Lantern does not store")
+                }
+                target = apple
+            } else {
+                target = SpotlightAttributeName.lantern(name)
             }
-            return .named(SearchableItemAttribute(rawValue: normalized))
+            switch target {
+            case .attribute(let attribute): return .named(attribute)
+            case .contentTypeTree: return .contentTypeTree
+            }
         }
 
         mutating func parseInRange() throws(QueryStringError) -> QueryPredicate {
             try expect("(")
             guard case .named(let attribute) = try parseAttribute() else {
-                throw error(expected: "an attribute name; InRange needs a number or date attribute, not '*'")
+                throw error(expected: "an attribute name; InRange needs a number or date attribute, not '*' or kMDItemContentTypeTree")
             }
             try expect(",")
-            let lowerStart = index
-            guard case .scalar(let lower) = try parseValue() else {
-                index = lowerStart
-                throw error(expected: "a number or $time value")
-            }
+            let lower = try parseBound()
             try expect(",")
-            let upperStart = index
-            guard case .scalar(let upper) = try parseValue() else {
-                index = upperStart
-                throw error(expected: "a number or $time value")
-            }
+            let upper = try parseBound()
             try expect(")")
             return .inRange(attribute, lower: lower, upper: upper)
         }
 
-        enum Value { case text(String, modifiers: String), scalar(AttributeValue) }
+        /// A number or date bound of InRange (a number may be written in quotes).
+        mutating func parseBound() throws(QueryStringError) -> AttributeValue {
+            skipSpaces()
+            let start = index
+            switch try parseValue() {
+            case .scalar(let value): return value
+            case let .text(text, _, _):
+                if let scalar = try scalar(from: text, at: start) { return scalar }
+                throw error(at: start, expected: "a number or $time value")
+            }
+        }
+
+        enum Value { case text(String, modifiers: String, quoted: Bool), scalar(AttributeValue) }
+
+        /// A number or ISO 8601 date written in quotes, as a number or date; nil for other text.
+        func scalar(from text: String, at position: Int) throws(QueryStringError) -> AttributeValue? {
+            let trimmed = text.trimmingCharacters(in: .whitespaces)
+            if let number = Double(trimmed) {
+                guard number.isFinite else { throw error(at: position, expected: Self.finiteNumber) }
+                return .number(number)
+            }
+            if trimmed.first?.isNumber == true, let date = Self.isoDate(trimmed, timeZone: parser.timeZone) { return .date(date) }
+            return nil
+        }
+
+        static let finiteNumber = "a finite number (between -1.8e308 and 1.8e308)"
 
         mutating func parseComparison() throws(QueryStringError) -> QueryPredicate {
             let attribute = try parseAttribute()
@@ -155,23 +225,58 @@ public struct QueryStringParser: Sendable {
                 index = operatorStart
                 throw error(expected: "a comparison operator (==, !=, <, <=, >, >=)")
             }
+            let bracketed = try parseBracketModifiers()
+            skipSpaces()
+            let valueStart = index
             let value = try parseValue()
             switch (attribute, value) {
-            case let (.allText, .text(text, _)):
-                let predicate = QueryPredicate.fullText(text.replacingOccurrences(of: "*", with: " ").trimmingCharacters(in: .whitespaces),
-                                                        prefix: text.hasSuffix("*"))
+            case let (.allText, .text(text, _, _)):
+                let words = text.replacingOccurrences(of: "*", with: " ").replacingOccurrences(of: "?", with: " ")
+                let predicate = QueryPredicate.fullText(words.trimmingCharacters(in: .whitespaces), prefix: text.hasSuffix("*"))
                 return op == .notEqual ? .not(predicate) : predicate
-            case (.allText, .scalar):
-                throw QueryStringError(position: operatorStart, expected: "a quoted string after '*' (all text)", found: "a number or date")
+            case (.allText, .scalar), (.contentTypeTree, .scalar):
+                throw QueryStringError(position: valueStart, expected: "a quoted string or a bare word after '*' or kMDItemContentTypeTree",
+                                       found: "a number or date")
+            case let (.contentTypeTree, .text(text, _, _)):
+                guard op == .equal || op == .notEqual else {
+                    throw QueryStringError(position: operatorStart, expected: "== or != before a content type", found: "'\(op.rawValue)'")
+                }
+                guard !text.contains("*"), !text.contains("?"), !text.isEmpty else {
+                    throw error(at: valueStart, expected: "a content type (UTI) such as public.image, without wildcards")
+                }
+                let predicate = QueryPredicate.contentTypeConforms(to: text)
+                return op == .notEqual ? .not(predicate) : predicate
             case let (.named(name), .scalar(scalar)):
                 return .compare(name, op, scalar)
-            case let (.named(name), .text(text, modifiers)):
-                guard op == .equal || op == .notEqual else {
-                    throw QueryStringError(position: operatorStart, expected: "== or != before a quoted string", found: "'\(op.rawValue)'")
+            case let (.named(name), .text(text, modifiers, _)):
+                if op != .equal && op != .notEqual || name.standardKind == .number || name.standardKind == .date {
+                    // A number or date in quotes compares as one (`kMDItemFSSize > "1"`).
+                    if let scalar = try scalar(from: text, at: valueStart) { return .compare(name, op, scalar) }
                 }
-                let predicate = Self.stringPredicate(name, text, modifiers: modifiers)
+                guard op == .equal || op == .notEqual else {
+                    throw QueryStringError(position: operatorStart, expected: "== or != before a string (only numbers and dates are ordered)",
+                                           found: "'\(op.rawValue)'")
+                }
+                let predicate = Self.stringPredicate(name, text, modifiers: bracketed + modifiers)
                 return op == .notEqual ? .not(predicate) : predicate
             }
+        }
+
+        /// Apple's bracketed modifiers right after the operator: `==[cd]`.
+        mutating func parseBracketModifiers() throws(QueryStringError) -> String {
+            guard !atEnd, characters[index] == "[" else { return "" }
+            index += 1
+            var modifiers = ""
+            while !atEnd, characters[index] != "]" {
+                guard "cdwt".contains(characters[index]) else {
+                    throw error(expected: "a comparison modifier (c, d, w or t) or ']'")
+                }
+                modifiers.append(characters[index])
+                index += 1
+            }
+            guard !atEnd else { throw error(expected: "']' closing the modifiers") }
+            index += 1
+            return modifiers
         }
 
         /// `"x"` exact, `"x*"` prefix, `"*x*"` contains, other `*` placements a wildcard; `w`/`t` word-based.
@@ -204,26 +309,53 @@ public struct QueryStringParser: Sendable {
             }
         }
 
+        /// Characters that end a bare (unquoted) value.
+        static func endsBareWord(_ character: Character) -> Bool {
+            character.isWhitespace || "()[],&|!=<>\"'".contains(character)
+        }
+
         mutating func parseValue() throws(QueryStringError) -> Value {
             skipSpaces()
             guard !atEnd else { throw error(expected: "a value (a quoted string, a number or $time…)") }
             let character = characters[index]
             if character == "\"" || character == "'" { return try parseString(quote: character) }
             if character == "$" { return .scalar(.date(try parseTime())) }
+            let start = index
             if character.isNumber || character == "-" || character == "+" || character == "." {
-                let start = index
                 index += 1
                 while !atEnd, characters[index].isNumber || ".eE".contains(characters[index])
                         || ("+-".contains(characters[index]) && "eE".contains(characters[index - 1])) {
                     index += 1
                 }
-                guard let number = Double(String(characters[start..<index])) else {
-                    index = start
-                    throw error(expected: "a number")
+                let token = String(characters[start..<index])
+                if atEnd || Self.endsBareWord(characters[index]) {
+                    guard let number = Double(token) else {
+                        index = start
+                        throw error(expected: "a number")
+                    }
+                    guard number.isFinite else {
+                        index = start
+                        throw error(expected: Self.finiteNumber)
+                    }
+                    return .scalar(.number(number))
                 }
-                return .scalar(.number(number))
+                if token.hasPrefix("0"), characters[index] == "x" || characters[index] == "X" {
+                    index += 1
+                    let digitsStart = index
+                    while !atEnd, characters[index].isHexDigit { index += 1 }
+                    if index > digitsStart, atEnd || Self.endsBareWord(characters[index]),
+                       let number = UInt64(String(characters[digitsStart..<index]), radix: 16) {
+                        return .scalar(.number(Double(number)))
+                    }
+                }
+                // Not a number after all (`2024-report.txt`): a bare word.
+                index = start
             }
-            throw error(expected: "a value (a quoted string, a number or $time…)")
+            guard !Self.endsBareWord(character) else {
+                throw error(expected: "a value (a quoted string, a number, $time… or a bare word such as public.audio)")
+            }
+            while !atEnd, !Self.endsBareWord(characters[index]) { index += 1 }
+            return .text(String(characters[start..<index]), modifiers: "", quoted: false)
         }
 
         mutating func parseString(quote: Character) throws(QueryStringError) -> Value {
@@ -249,8 +381,14 @@ public struct QueryStringParser: Sendable {
                 modifiers.append(characters[index])
                 index += 1
             }
-            return .text(text, modifiers: modifiers)
+            return .text(text, modifiers: modifiers, quoted: true)
         }
+
+        /// The unit each `$time` variable's offset counts, and the largest offset (10,000 years).
+        static let timeVariables: [String: (unit: String, limit: Int)] = [
+            "now": ("seconds", 315_569_520_000), "today": ("days", 3_652_425), "yesterday": ("days", 3_652_425),
+            "this_week": ("weeks", 521_775), "this_month": ("months", 120_000), "this_year": ("years", 10_000),
+        ]
 
         mutating func parseTime() throws(QueryStringError) -> Date {
             let start = index
@@ -273,15 +411,29 @@ public struct QueryStringParser: Sendable {
                 try expect(")")
                 return date
             }
+            guard let variable = Self.timeVariables[name] else {
+                index = nameStart
+                throw error(expected: "one of now, today, yesterday, this_week, this_month, this_year, iso")
+            }
             var offset = 0
             if consume("(") {
                 skipSpaces()
                 let numberStart = index
                 if !atEnd, "+-".contains(characters[index]) { index += 1 }
                 while !atEnd, characters[index].isNumber { index += 1 }
-                guard let value = Int(String(characters[numberStart..<index])) else {
+                let digits = String(characters[numberStart..<index])
+                let range = "an offset between -\(variable.limit) and \(variable.limit) \(variable.unit) (10,000 years)"
+                guard digits.contains(where: \.isNumber) else {
                     index = numberStart
-                    throw error(expected: "an integer offset such as -7")
+                    throw error(expected: "an integer offset in \(variable.unit) such as -7")
+                }
+                guard let value = Int(digits), abs(value) <= variable.limit else {
+                    index = numberStart
+                    throw error(expected: range)
+                }
+                skipSpaces()
+                if !atEnd, characters[index].isLetter {
+                    throw error(expected: "')': a $time offset is a plain integer counted in the variable's own unit (\(variable.unit) for $time.\(name)); Apple's syntax has no unit letters, so write $time.today(-30) for 30 days ago, $time.this_month(-1) for last month")
                 }
                 offset = value
                 try expect(")")
@@ -291,17 +443,13 @@ public struct QueryStringParser: Sendable {
             func shifted(_ date: Date?, _ component: Calendar.Component) -> Date? {
                 date.flatMap { calendar.date(byAdding: component, value: offset, to: $0) }
             }
-            let result: Date?
-            switch name {
-            case "now": result = now.addingTimeInterval(Double(offset))
-            case "today": result = shifted(startOfToday, .day)
-            case "yesterday": result = shifted(calendar.date(byAdding: .day, value: -1, to: startOfToday), .day)
-            case "this_week": result = shifted(calendar.dateInterval(of: .weekOfYear, for: now)?.start, .weekOfYear)
-            case "this_month": result = shifted(calendar.dateInterval(of: .month, for: now)?.start, .month)
-            case "this_year": result = shifted(calendar.dateInterval(of: .year, for: now)?.start, .year)
-            default:
-                index = nameStart
-                throw error(expected: "one of now, today, yesterday, this_week, this_month, this_year, iso")
+            let result: Date? = switch name {
+            case "now": now.addingTimeInterval(Double(offset))
+            case "today": shifted(startOfToday, .day)
+            case "yesterday": shifted(calendar.date(byAdding: .day, value: -1, to: startOfToday), .day)
+            case "this_week": shifted(calendar.dateInterval(of: .weekOfYear, for: now)?.start, .weekOfYear)
+            case "this_month": shifted(calendar.dateInterval(of: .month, for: now)?.start, .month)
+            default: shifted(calendar.dateInterval(of: .year, for: now)?.start, .year)
             }
             guard let result else {
                 index = start
