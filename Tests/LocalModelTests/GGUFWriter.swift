@@ -106,3 +106,59 @@ struct GGUFWriter {
         return out
     }
 }
+
+/// The tensor table of a GGUF file, read with the same layout the writer uses: enough for tests
+/// that rewrite a real model's weights in place.
+struct GGUFTensorTable {
+    struct Entry {
+        var name: String
+        var dimensions: [UInt64]
+        var type: UInt32
+        /// From the start of the data section.
+        var offset: Int
+    }
+
+    var entries: [Entry] = []
+
+    /// Reads the table of `data`, a well-formed GGUF file (a test fixture, so a malformed one is
+    /// a failed test: the reader throws).
+    init(_ data: Data) throws {
+        var cursor = 8  // magic, version
+        func read<T: FixedWidthInteger>(_: T.Type) throws -> T {
+            guard cursor + MemoryLayout<T>.size <= data.count else { throw CocoaError(.fileReadCorruptFile) }
+            defer { cursor += MemoryLayout<T>.size }
+            return data.withUnsafeBytes { T(littleEndian: $0.loadUnaligned(fromByteOffset: cursor, as: T.self)) }
+        }
+        func string() throws -> String {
+            let length = Int(try read(UInt64.self))
+            guard cursor + length <= data.count else { throw CocoaError(.fileReadCorruptFile) }
+            defer { cursor += length }
+            return String(decoding: data[data.startIndex + cursor..<data.startIndex + cursor + length], as: UTF8.self)
+        }
+        func skipValue(_ type: UInt32) throws {
+            switch type {
+            case 0, 1, 7: cursor += 1
+            case 2, 3: cursor += 2
+            case 4, 5, 6: cursor += 4
+            case 10, 11, 12: cursor += 8
+            case 8: _ = try string()
+            case 9:
+                let elementType = try read(UInt32.self)
+                for _ in 0..<(try read(UInt64.self)) { try skipValue(elementType) }
+            default: throw CocoaError(.fileReadCorruptFile)
+            }
+        }
+        let tensorCount = try read(UInt64.self)
+        let keyCount = try read(UInt64.self)
+        for _ in 0..<keyCount {
+            _ = try string()
+            try skipValue(try read(UInt32.self))
+        }
+        for _ in 0..<tensorCount {
+            let name = try string()
+            let dimensions = try (0..<(try read(UInt32.self))).map { _ in try read(UInt64.self) }
+            let type = try read(UInt32.self)
+            entries.append(Entry(name: name, dimensions: dimensions, type: type, offset: Int(try read(UInt64.self))))
+        }
+    }
+}

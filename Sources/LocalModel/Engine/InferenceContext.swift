@@ -172,8 +172,8 @@ public actor InferenceContext {
         while generated < parameters.maximumTokens {
             if Task.isCancelled { throw .cancelled }
             if cachedTokens.count >= size { stopReason = .contextFull; break }
-            let token = sampler.sample(from: context)
-            sampler.accept(token)
+            let token = try sampler.sample(from: context)
+            try sampler.accept(token)
             generated += 1
             counters.tokensGenerated += 1
             if parameters.stopsAtEndOfGeneration && model.handle.isEndOfGeneration(token) {

@@ -34,6 +34,15 @@ enum LlamaRuntime {
                 }
             }
         }, nil)
+        // llama.cpp ends the process on an internal error (GGML_ABORT, an uncaught C++
+        // exception), and by default ggml first attaches gdb, whose backtrace goes to stdout,
+        // where `ask --json` writes its one JSON object. The message goes to stderr instead and
+        // no debugger is started (LANTERN_LLAMA_LOG=1 keeps ggml's backtraces, for debugging).
+        ggml_set_abort_callback { message in
+            let text = message.map { String(cString: $0) } ?? "unknown error"
+            FileHandle.standardError.write(Data("llama.cpp stopped the process: \(text)\n".utf8))
+        }
+        if !LlamaRuntime.echoLog { setenv("GGML_NO_BACKTRACE", "1", 0) }
         ggml_backend_load_all()
         llama_backend_init()
         let loaded = CPUBackendLibrary.mappedPath()
@@ -314,6 +323,9 @@ final class LlamaSampler {
     /// What `sample` learned about the token it chose while a lazy grammar waits (the watch
     /// after it, and whether it completes the trigger), so `accept` does not work it out again.
     private var checkedToken: (token: Token, watch: TriggerWatch, trigger: Trigger?)?
+    /// The token `sample` returned after checking it against the active grammar, so `accept`
+    /// does not check it again.
+    private var grammarCheckedToken: Token?
 
     /// A completed trigger: the tokens to feed the grammar, and whether it can take them.
     private typealias Trigger = (tokens: [Token], startsGrammar: Bool)
@@ -387,21 +399,60 @@ final class LlamaSampler {
     }
 
     /// Picks the next token from the context's last logits.
-    func sample(from context: LlamaContextHandle) -> Token {
-        guard let logits = context.lastLogits() else { return model.endOfSequence ?? 0 }
+    ///
+    /// Under an active grammar the token is one the grammar accepts, always: llama.cpp aborts the
+    /// process when its grammar is handed a token it rejects (an end-of-generation token before
+    /// the grammar is complete is `llama-grammar.cpp: fatal error`). Throws `.noTokenAllowed`
+    /// when the grammar allows no token with a usable score (a damaged model's logits are NaN).
+    func sample(from context: LlamaContextHandle) throws(LocalModelError) -> Token {
+        guard let logits = context.lastLogits() else {
+            throw .noTokenAllowed(reason: "llama.cpp kept no scores (logits) for the last position")
+        }
         fillCandidates(logits)
         let chosen = applyAndSelect(chain)
         // A lazy grammar constrains nothing before its trigger, except the token that completes it.
         if let watch = triggerWatch { return validTriggering(chosen, watch: watch, logits: logits) }
         guard let grammar else { return chosen }
-        if grammarAllows(grammar, chosen, logit: 1) { return chosen }
+        if grammarAllows(grammar, chosen, logit: 1) { return grammarChecked(chosen) }
         if let bestCandidates {
             fillCandidates(logits)
-            if let token = greedyAmongBest(grammar, bestCandidates) { return token }
+            if let token = greedyAmongBest(grammar, bestCandidates) { return grammarChecked(token) }
         }
         fillCandidates(logits)
         maskDisallowed(grammar)
-        return applyAndSelect(chain)
+        return grammarChecked(try bestAllowed(grammar))
+    }
+
+    private func grammarChecked(_ token: Token) -> Token {
+        grammarCheckedToken = token
+        return token
+    }
+
+    /// The chain's choice among the candidates `maskDisallowed` left, checked against the
+    /// grammar, or the highest-scored allowed one if the chain picked another. A candidate the
+    /// grammar allows but the model scored NaN has no usable score and is left out; when none is
+    /// left and the grammar may end here, generation ends.
+    private func bestAllowed(_ grammar: SamplerPointer) throws(LocalModelError) -> Token {
+        var best: (token: Token, logit: Float)?
+        var unscored = 0
+        for index in candidates.indices {
+            let logit = candidates[index].logit
+            if logit.isNaN {
+                candidates[index].logit = -.infinity
+                unscored += 1
+            } else if logit > -.infinity, best.map({ logit > $0.logit }) ?? true {
+                best = (candidates[index].id, logit)
+            }
+        }
+        guard let best else {
+            if let end = model.endOfSequence ?? model.endOfTurn, grammarAllows(grammar, end, logit: 0) { return end }
+            if unscored > 0 {
+                throw .noTokenAllowed(reason: "the model scores every token the grammar allows as NaN, so its weights are damaged; download the model again and check its sha256")
+            }
+            throw .noTokenAllowed(reason: "the grammar allows no token of this model's vocabulary here; check the grammar, or the schema it was compiled from")
+        }
+        if let token = select(chain, in: &candidates)?.token, grammarAllows(grammar, token, logit: 1) { return token }
+        return best.token
     }
 
     /// Greedy decoding's choice under the grammar, looked for among the `greedyWindow` highest
@@ -435,11 +486,23 @@ final class LlamaSampler {
         }
     }
 
-    /// Feeds the chosen token to the chain's state (penalties) and to the grammar.
-    func accept(_ token: Token) {
+    /// Feeds the chosen token to the chain's state (penalties) and to the grammar. The one place
+    /// a generated token reaches llama.cpp's grammar: one it rejects is refused here with
+    /// `.noTokenAllowed`, never handed over (llama.cpp would abort the process).
+    func accept(_ token: Token) throws(LocalModelError) {
+        guard let grammar, triggerWatch == nil else { return acceptWaitingForTrigger(token) }
+        defer { grammarCheckedToken = nil }
+        guard grammarCheckedToken == token || grammarAllows(grammar, token, logit: 1) else {
+            throw .noTokenAllowed(reason: "token \(token) (\(String(decoding: model.pieceBytes(token, renderSpecial: true), as: UTF8.self))) does not fit the grammar")
+        }
         llama_sampler_accept(chain, token)
-        guard let grammar else { return }
-        guard var watch = triggerWatch else { return llama_sampler_accept(grammar, token) }
+        llama_sampler_accept(grammar, token)
+    }
+
+    /// `accept` without a grammar, or while a lazy grammar waits for its trigger.
+    private func acceptWaitingForTrigger(_ token: Token) {
+        llama_sampler_accept(chain, token)
+        guard let grammar, var watch = triggerWatch else { return }
         let trigger: Trigger?
         if let checked = checkedToken, checked.token == token {
             (watch, trigger) = (checked.watch, checked.trigger)

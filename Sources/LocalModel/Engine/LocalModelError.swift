@@ -37,6 +37,9 @@ public enum LocalModelError: Error, Sendable, Equatable, CustomStringConvertible
     case tokenizationFailed(reason: String)
     /// A GBNF grammar llama.cpp's parser rejected.
     case invalidGrammar(reason: String)
+    /// Generation under a grammar stopped because no token the grammar allows could be chosen
+    /// (`reason` says why: usually a damaged model whose scores are NaN).
+    case noTokenAllowed(reason: String)
     /// The CPU backend variant named in `LANTERN_GGML_CPU_VARIANT` cannot run here.
     case cpuVariantUnavailable(name: String, reason: String)
     /// Work stopped because its Task was cancelled.
@@ -75,6 +78,8 @@ public enum LocalModelError: Error, Sendable, Equatable, CustomStringConvertible
             return "could not tokenize the text: \(reason)"
         case .invalidGrammar(let reason):
             return "llama.cpp rejected the grammar: \(reason)"
+        case .noTokenAllowed(let reason):
+            return "generation under the grammar stopped: \(reason)"
         case .cpuVariantUnavailable(let name, let reason):
             return "the CPU backend variant '\(name)' (LANTERN_GGML_CPU_VARIANT) cannot be used: \(reason); name another variant or unset the variable"
         case .cancelled:
