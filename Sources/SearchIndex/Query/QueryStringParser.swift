@@ -20,10 +20,11 @@ import Foundation
 ///
 /// Values: modifiers go in brackets after the operator (`==[cd] "Paris"`, the current guide) or
 /// after the string (`"Paris"cd`, the older one), or both; `c` ignores case, `d` diacritics, `w`
-/// (or `t`) matches word by word. In strings, `*` is a wildcard and `\` escapes. Quotes may be
-/// left out of a value that is one bare word (`kMDItemContentType == public.audio`). A number
-/// written in quotes (`kMDItemFSSize > "1"`) is compared as a number. `*` / `**` as the attribute
-/// searches all text (BM25-ranked full-text). Numbers must be finite.
+/// (or `t`) matches word by word. In strings, `*` matches any run of characters, `?` any one
+/// character, and `\` escapes either. Quotes may be left out of a value that is one bare word
+/// (`kMDItemContentType == public.audio`). A number written in quotes (`kMDItemFSSize > "1"`) is
+/// compared as a number. `*` / `**` as the attribute searches all text (BM25-ranked full-text).
+/// Numbers must be finite.
 ///
 /// `$time` offsets are integers in the variable's own unit, as in Apple's syntax, which has no
 /// unit letters: seconds for `now`, days for `today`/`yesterday`, weeks, months or years for
@@ -279,7 +280,8 @@ public struct QueryStringParser: Sendable {
             return modifiers
         }
 
-        /// `"x"` exact, `"x*"` prefix, `"*x*"` contains, other `*` placements a wildcard; `w`/`t` word-based.
+        /// `"x"` exact, `"x*"` prefix, `"*x*"` contains, other `*` placements and any `?` a wildcard;
+        /// `w`/`t` word-based.
         static func stringPredicate(_ attribute: SearchableItemAttribute, _ raw: String, modifiers: String) -> QueryPredicate {
             var options: StringMatchOptions = []
             if modifiers.contains("c") { options.insert(.caseInsensitive) }
@@ -290,12 +292,15 @@ public struct QueryStringParser: Sendable {
             var wildcardOffsets: [Int] = []
             var escaped = false
             var offset = 0
+            var singleWildcard = false
             for character in raw {
                 if escaped { literal.append(character); escaped = false; offset += 1; continue }
                 if character == "\\" { escaped = true; continue }
+                if character == "?" { singleWildcard = true }
                 if character == "*" { wildcardOffsets.append(offset) } else { literal.append(character); offset += 1 }
             }
             if wordBased { return .match(attribute, pattern: raw, kind: .word, options: options) }
+            if singleWildcard { return .match(attribute, pattern: raw, kind: .wildcard, options: options) }
             if attribute == SearchableItemAttribute(rawValue: "domainIdentifier"), wildcardOffsets.isEmpty {
                 return .domain(literal)
             }

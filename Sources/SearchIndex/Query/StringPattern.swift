@@ -1,14 +1,19 @@
 import Foundation
 import Synchronization
 
-/// A query-string value pattern: `*` matches any run of characters, `\` escapes the next one;
+/// A query-string value pattern: `*` matches any run of characters, `?` any one character (as in
+/// Apple's File Metadata Query Expression Syntax), `\` escapes the next one;
 /// flags `c` (case-insensitive), `d` (diacritic-insensitive) and `w` (match any word of the value)
 /// follow Core Spotlight's modifiers (`t`, tokenized, is treated as `w`).
 ///
 /// Evaluated inside SQLite through the `lantern_match` function for matches that plain SQL
 /// comparisons cannot express.
 struct StringPattern: Sendable {
-    enum Token: Sendable, Equatable { case literal(Unicode.Scalar), anything }
+    enum Token: Sendable, Equatable {
+        case literal(Unicode.Scalar), anything, one
+
+        var isWildcard: Bool { self == .anything || self == .one }
+    }
 
     let tokens: [Token]
     let caseInsensitive: Bool
@@ -33,6 +38,8 @@ struct StringPattern: Sendable {
                 escaped = true
             } else if scalar == "*" {
                 if tokens.last != .anything { tokens.append(.anything) }
+            } else if scalar == "?" {
+                tokens.append(.one)
             } else {
                 tokens.append(.literal(scalar))
             }
@@ -46,8 +53,8 @@ struct StringPattern: Sendable {
             }.makeIterator()
             var inRun = false
             for token in tokens {
-                if token == .anything {
-                    rebuilt.append(.anything)
+                if token.isWildcard {
+                    rebuilt.append(token)
                     inRun = false
                 } else if !inRun {
                     inRun = true
@@ -65,7 +72,7 @@ struct StringPattern: Sendable {
         var current: [Unicode.Scalar]?
         for token in tokens {
             switch token {
-            case .anything:
+            case .anything, .one:
                 if let run = current { runs.append(run) }
                 current = nil
             case .literal(let scalar):
@@ -110,11 +117,11 @@ struct StringPattern: Sendable {
         scalar.properties.isAlphabetic || scalar.properties.numericType != nil || scalar == "_"
     }
 
-    /// `text` with `*` and `\\` escaped, for use as a literal inside a pattern.
+    /// `text` with `*`, `?` and `\\` escaped, for use as a literal inside a pattern.
     static func escape(_ text: String) -> String {
         var escaped = ""
         for character in text {
-            if character == "*" || character == "\\" { escaped.append("\\") }
+            if character == "*" || character == "?" || character == "\\" { escaped.append("\\") }
             escaped.append(character)
         }
         return escaped
@@ -125,7 +132,9 @@ struct StringPattern: Sendable {
         var p = pattern.startIndex, t = text.startIndex
         var starP: Int?, starT = 0
         while t < text.endIndex {
-            if p < pattern.endIndex, case .literal(let scalar) = pattern[p], scalar == text[t] {
+            if p < pattern.endIndex, pattern[p] == .one {
+                p += 1; t += 1
+            } else if p < pattern.endIndex, case .literal(let scalar) = pattern[p], scalar == text[t] {
                 p += 1; t += 1
             } else if p < pattern.endIndex, pattern[p] == .anything {
                 starP = p; starT = t; p += 1
