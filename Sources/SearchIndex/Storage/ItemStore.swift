@@ -271,10 +271,12 @@ final class ItemStore {
         let custom = try customValues(of: item.attributeSet)
         let set = item.attributeSet
         let body = set.textContent.map(Self.clean)
-        let identifier = Self.clean(item.uniqueIdentifier)
+        // Identifiers are bound and read with their length, so they are kept exactly: turning a NUL
+        // into a space (as text attributes are) would merge "a\0b" into "a b".
+        let identifier = item.uniqueIdentifier
         var bindings = [SQLiteValue](repeating: .null, count: Self.slots.count)
         bindings[0] = .text(identifier)
-        bindings[1] = item.domainIdentifier.map { .text(Self.clean($0)) } ?? .null
+        bindings[1] = item.domainIdentifier.map { .text($0) } ?? .null
         bindings[2] = item.expirationDate.map { .real($0.timeIntervalSince1970) } ?? .null
         bindings[3] = body.map { .integer(Int64($0.utf8.count)) } ?? .null
         var lists: [(SearchableItemAttribute, [String])] = []
@@ -467,7 +469,8 @@ final class ItemStore {
         }.first ?? nil
     }
 
-    /// SQLite text cannot carry NUL through the C API; it becomes a space (never an error).
+    /// Attribute text loses its NULs (each becomes a space, never an error): FTS5 and the C
+    /// string functions SQLite calls on it would cut it there. Identifiers are not cleaned.
     static func clean(_ text: String) -> String {
         contains(text, byte: 0) ? text.replacingOccurrences(of: "\u{0}", with: " ") : text
     }

@@ -334,9 +334,11 @@ struct SQLiteRow {
 
     func double(_ column: Int) -> Double { sqlite3_column_double(statement.handle, Int32(column)) }
 
+    /// The column's text, all of its bytes (NUL included: identifiers are kept exactly).
     func text(_ column: Int) -> String? {
         guard !isNull(column), let pointer = sqlite3_column_text(statement.handle, Int32(column)) else { return nil }
-        return String(cString: pointer)
+        let count = Int(sqlite3_column_bytes(statement.handle, Int32(column)))
+        return String(decoding: UnsafeBufferPointer(start: pointer, count: count), as: UTF8.self)
     }
 
     func blob(_ column: Int) -> [UInt8]? {
