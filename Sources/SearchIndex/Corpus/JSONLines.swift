@@ -1,8 +1,9 @@
 import Foundation
 
 /// Reads JSON Lines files record by record, for the corpus and the evaluation datasets alike:
-/// blank lines are skipped, identifiers must be unique, and every problem names its file and
-/// line (`JSONLinesError`).
+/// lines end with LF or CRLF, a UTF-8 byte-order mark at the start is dropped, blank lines are
+/// skipped, identifiers must be unique, and every problem names its file and line
+/// (`JSONLinesError`).
 public enum JSONLines {
     /// The text of the file at `url`, or an `unreadableFile` problem saying why not.
     public static func text<Problem>(of url: URL, problem: Problem.Type) throws(JSONLinesError<Problem>) -> String {
@@ -22,7 +23,10 @@ public enum JSONLines {
     ) throws(JSONLinesError<Problem>) -> [Record] {
         var records: [Record] = []
         var firstLines: [String: Int] = [:]
-        for (offset, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+        // "\r\n" is one Character in Swift, so splitting on "\n" alone would leave a CRLF file one line.
+        let body = text.unicodeScalars.first == "\u{FEFF}" ? Substring(text.unicodeScalars.dropFirst()) : Substring(text)
+        let lines = body.split(omittingEmptySubsequences: false) { $0 == "\n" || $0 == "\r\n" }
+        for (offset, line) in lines.enumerated() {
             let number = offset + 1
             guard !line.allSatisfy(\.isWhitespace) else { continue }
             let value = try record(String(line), number)
