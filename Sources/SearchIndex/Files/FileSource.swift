@@ -13,10 +13,33 @@ public struct FileSourceReport: Sendable, Hashable {
     public var indexed = 0
     public var unchanged = 0
     public var removed = 0
-    /// Files left out, with the reason (hidden files are not listed; they are never considered).
+    /// Files and folders left out, with the reason (hidden ones are not listed; they are never
+    /// considered).
     public var skipped: [String: String] = [:]
-    /// True when a cap (files, bytes, depth) stopped the walk early; unseen files are then kept.
-    public var reachedLimit = false
+    /// The caps that stopped part of the walk. What they kept it from seeing (folders not
+    /// entered, files past a cap) stays in the index as it was; files the walk knows are gone
+    /// are removed all the same.
+    public var limitsReached: Set<FileSourceLimit> = []
+    /// Whether a cap (files, bytes, depth) stopped part of the walk.
+    public var reachedLimit: Bool { !limitsReached.isEmpty }
+}
+
+/// A cap of `FileSource`, with its value.
+public enum FileSourceLimit: Sendable, Hashable, CustomStringConvertible {
+    /// `maximumDepth`: folders nested deeper were not entered.
+    case depth(Int)
+    /// `maximumFileCount`: files past it were not read.
+    case fileCount(Int)
+    /// `maximumTotalBytes`: files past it were not read.
+    case totalBytes(Int)
+
+    public var description: String {
+        switch self {
+        case .depth(let levels): "the depth cap (folders nested more than \(levels) folders deep were not entered)"
+        case .fileCount(let count): "the file cap (\(count) files; the others were not read)"
+        case .totalBytes(let bytes): "the byte cap (\(ByteCountFormatter.string(fromByteCount: Int64(bytes), countStyle: .file)) read per refresh; the other files were not read)"
+        }
+    }
 }
 
 /// Indexes folders in place, mirroring `SpotlightSearchTool`'s `FileSource(scopes:)`.
@@ -26,7 +49,10 @@ public struct FileSourceReport: Sendable, Hashable {
 /// from plain text, Markdown, source code, HTML (tags stripped) and PDF (`pdftotext`, with a
 /// timeout). Each file becomes an item in `domainIdentifier` whose identifier is its real path,
 /// with path, name, size, dates and a content type. A refresh re-reads only files whose
-/// modification time or size changed, and deletes items of files that are gone.
+/// modification time or size changed, and deletes items of files that are gone, also when a cap
+/// stopped part of the walk (what the cap hid is kept; `FileSourceReport.limitsReached` says
+/// which caps). Files are opened without blocking and read only when they are regular files, so
+/// one that became a FIFO or a device since the walk is skipped, never waited on.
 public struct FileSource: Sendable {
     public var scopes: [URL]
     public var maximumFileCount = 100_000
@@ -56,7 +82,8 @@ public struct FileSource: Sendable {
     public func refresh(into index: SearchableIndex,
                         progress: (@Sendable (FileSourceProgress) -> Void)? = nil) async throws -> FileSourceReport {
         var report = FileSourceReport()
-        let candidates = walk(&report)
+        let walked = walk(&report)
+        let candidates = walked.candidates
         let existing = try await index.search(SearchQuery(.domain(domainIdentifier), sort: [], limit: nil,
                                                           fetchAttributes: [.fileSize, .contentModificationDate]))
         var known: [String: (size: Double?, modified: Date?)] = [:]
@@ -79,7 +106,7 @@ public struct FileSource: Sendable {
                 continue
             }
             guard bytesRead < maximumTotalBytes else {
-                report.reachedLimit = true
+                report.limitsReached.insert(.totalBytes(maximumTotalBytes))
                 report.skipped[candidate.path] = "byte limit reached"
                 continue
             }
@@ -114,16 +141,28 @@ public struct FileSource: Sendable {
             }
         }
         if !pending.isEmpty { try await index.indexSearchableItems(pending) }
-        if !report.reachedLimit {
-            let gone = known.keys.filter { !seen.contains($0) }
-            if !gone.isEmpty { try await index.deleteSearchableItems(withIdentifiers: gone) }
-            report.removed = gone.count
+        // A cap hides only what it covers: files under a folder not entered, and files the walk
+        // listed past the file cap, may still exist, so their items stay; every other file the
+        // index knows and the walk did not find is gone.
+        let gone = known.keys.filter { path in
+            !seen.contains(path) && !walked.unread.contains(path)
+                && !walked.notEntered.contains { path.hasPrefix($0.hasSuffix("/") ? $0 : $0 + "/") }
         }
+        if !gone.isEmpty { try await index.deleteSearchableItems(withIdentifiers: gone) }
+        report.removed = gone.count
         return report
     }
 
+    /// What a walk found: the files to read, the folders it did not enter (too deep, or not
+    /// listable), and files it listed but left unread (past the file cap).
+    private struct Walk {
+        var candidates: [Candidate] = []
+        var notEntered: [String] = []
+        var unread: Set<String> = []
+    }
+
     /// Lists candidate files: depth-first, real paths, each directory once, symlinks only within scopes.
-    private func walk(_ report: inout FileSourceReport) -> [Candidate] {
+    private func walk(_ report: inout FileSourceReport) -> Walk {
         let manager = FileManager.default
         let roots = scopes.map { $0.resolvingSymlinksInPath().standardizedFileURL.path }
         func insideScopes(_ path: String) -> Bool {
@@ -131,13 +170,14 @@ public struct FileSource: Sendable {
         }
         var visitedDirectories = Set<String>()
         var seenFiles = Set<String>()
-        var candidates: [Candidate] = []
+        var walked = Walk()
         var stack: [(path: String, depth: Int)] = roots.reversed().map { ($0, 0) }
         while let (directory, depth) = stack.popLast() {
             guard visitedDirectories.insert(directory).inserted else { continue }
             let names: [String]
             do { names = try manager.contentsOfDirectory(atPath: directory).sorted() } catch {
                 report.skipped[directory] = "cannot list folder: \(error.localizedDescription)"
+                walked.notEntered.append(directory)
                 continue
             }
             var subdirectories: [String] = []
@@ -159,8 +199,9 @@ public struct FileSource: Sendable {
                 switch attributes[.type] as? FileAttributeType {
                 case .typeDirectory?:
                     if depth + 1 > maximumDepth {
-                        report.reachedLimit = true
-                        report.skipped[path] = "deeper than \(maximumDepth) folders"
+                        report.limitsReached.insert(.depth(maximumDepth))
+                        report.skipped[path] = "folder not entered: deeper than \(maximumDepth) folders (FileSource.maximumDepth)"
+                        walked.notEntered.append(path)
                     } else {
                         subdirectories.append(path)
                     }
@@ -172,11 +213,12 @@ public struct FileSource: Sendable {
                         report.skipped[path] = "binary file type"
                         continue
                     }
-                    guard candidates.count < maximumFileCount else {
-                        report.reachedLimit = true
+                    guard walked.candidates.count < maximumFileCount else {
+                        report.limitsReached.insert(.fileCount(maximumFileCount))
+                        walked.unread.insert(path)
                         continue
                     }
-                    candidates.append(Candidate(path: path, size: (attributes[.size] as? NSNumber)?.intValue ?? 0,
+                    walked.candidates.append(Candidate(path: path, size: (attributes[.size] as? NSNumber)?.intValue ?? 0,
                                                 modified: attributes[.modificationDate] as? Date ?? Date(timeIntervalSince1970: 0),
                                                 created: attributes[.creationDate] as? Date, kind: kind, ext: ext))
                 default:
@@ -185,6 +227,6 @@ public struct FileSource: Sendable {
             }
             stack += subdirectories.reversed().map { ($0, depth + 1) }
         }
-        return candidates
+        return walked
     }
 }

@@ -57,20 +57,43 @@ struct FileTextExtractor: Sendable {
         }
     }
 
-    /// The text of a file, or nil when it is binary (NUL bytes in its first 8 KB).
+    /// The text of a file, or nil when it is binary (NUL bytes in its first 8 KB). The file is
+    /// opened without blocking and read only if it is a regular file then: the walk saw one, but
+    /// it may have been replaced since by a FIFO (whose open would wait for a writer forever) or
+    /// a device. A PDF is read by `pdftotext` from the same open file, so it cannot be swapped
+    /// in between either.
     func extract(path: String, kind: Kind) async throws(Failure) -> (text: String, title: String?)? {
-        if kind == .pdf { return (try await pdfText(path: path), nil) }
+        let file = try Self.openRegularFile(path)
+        if kind == .pdf { return (try await pdfText(file), nil) }
+        defer { try? file.close() }
         let bytes: Data
         do {
-            let handle = try FileHandle(forReadingFrom: URL(fileURLWithPath: path))
-            defer { try? handle.close() }
-            bytes = try handle.read(upToCount: maximumBytes) ?? Data()
+            bytes = try file.read(upToCount: maximumBytes) ?? Data()
         } catch {
             throw Failure(description: "cannot read: \(error.localizedDescription)")
         }
         if bytes.prefix(8192).contains(0) { return nil }
         let text = String(decoding: bytes, as: UTF8.self)
         return kind == .html ? Self.stripHTML(text) : (text, nil)
+    }
+
+    /// Opens `path` for reading with O_NONBLOCK (which returns at once for a FIFO without a
+    /// writer), refuses anything but a regular file, then lets reads block as usual.
+    static func openRegularFile(_ path: String) throws(Failure) -> FileHandle {
+        let descriptor = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC)
+        guard descriptor >= 0 else { throw Failure(description: "cannot read: \(String(cString: strerror(errno)))") }
+        var status = stat()
+        guard fstat(descriptor, &status) == 0 else {
+            let reason = String(cString: strerror(errno))
+            close(descriptor)
+            throw Failure(description: "cannot read: \(reason)")
+        }
+        guard status.st_mode & S_IFMT == S_IFREG else {
+            close(descriptor)
+            throw Failure(description: "not a regular file any more (it became a FIFO, socket, device or folder after the walk listed it)")
+        }
+        _ = fcntl(descriptor, F_SETFL, fcntl(descriptor, F_GETFL) & ~O_NONBLOCK)
+        return FileHandle(fileDescriptor: descriptor, closeOnDealloc: true)
     }
 
     /// HTML to text: drops script/style/comments and tags, decodes common entities, keeps `<title>`.
@@ -91,17 +114,22 @@ struct FileTextExtractor: Sendable {
         return (text.trimmingCharacters(in: .whitespacesAndNewlines), title?.isEmpty == false ? title : nil)
     }
 
-    /// Runs `pdftotext -enc UTF-8 <file> -`; kills it after `pdfTimeout`.
-    private func pdfText(path: String) async throws(Failure) -> String {
+    /// Runs `pdftotext -enc UTF-8 - -` on the open file (its standard input); kills it after
+    /// `pdfTimeout`.
+    private func pdfText(_ file: FileHandle) async throws(Failure) -> String {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: pdftotextPath)
-        process.arguments = ["-enc", "UTF-8", "-q", path, "-"]
+        process.arguments = ["-enc", "UTF-8", "-q", "-", "-"]
         let output = Pipe()
+        process.standardInput = file
         process.standardOutput = output
         process.standardError = FileHandle.nullDevice
         do { try process.run() } catch {
+            try? file.close()
             throw Failure(description: "cannot run \(pdftotextPath) (install poppler-utils): \(error.localizedDescription)")
         }
+        // The child has its own copy of the descriptor now.
+        try? file.close()
         let limit = maximumBytes
         // The read blocks until pdftotext ends, so it runs on a dispatch thread: on the cooperative
         // pool (one thread per core) it could hold the thread the deadline loop below needs.
