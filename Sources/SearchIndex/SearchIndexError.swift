@@ -1,3 +1,4 @@
+import CSQLite
 import Foundation
 
 /// Every failure the index reports. Each case's `description` says what went wrong and what to do,
@@ -25,11 +26,14 @@ public enum SearchIndexError: Error, Sendable, Equatable, CustomStringConvertibl
     case corruptStoredText(identifier: String)
     /// An item identifier is empty.
     case emptyIdentifier
+    /// Another connection (usually another process) held the index's write lock for longer than
+    /// the index waits (`SQLiteDatabase.busyTimeoutSeconds`); nothing was changed.
+    case indexBusy(path: String)
 
     public var description: String {
         switch self {
         case let .database(message, code, sql):
-            return "SQLite error \(code): \(message) (while running: \(sql.prefix(200))). Check that the index file is writable and not corrupt; delete it to rebuild."
+            return "SQLite error \(code): \(message) (while running: \(sql.prefix(200))). " + Self.advice(code: code)
         case .invalidIndexName(let name):
             return "Invalid index name \"\(name)\": use letters, digits, '.', '-' or '_' (no slashes), or pass a file URL instead."
         case let .cannotCreateDirectory(path, reason):
@@ -50,6 +54,27 @@ public enum SearchIndexError: Error, Sendable, Equatable, CustomStringConvertibl
             return "The stored text of item \"\(identifier)\" could not be decoded; reindex that item."
         case .emptyIdentifier:
             return "An item's uniqueIdentifier is empty; give every item a non-empty identifier."
+        case .indexBusy(let path):
+            return "Another process holds the index \(path) (it is writing to it) and did not let go within \(SQLiteDatabase.busyTimeoutSeconds) seconds. Wait for that process to finish, or stop it, then try again; nothing was changed."
+        }
+    }
+
+    /// What to do about a SQLite failure, by its primary result code: never to delete the index
+    /// for a condition that passes (a lock, a full disk).
+    private static func advice(code: Int) -> String {
+        switch Int32(code) & 0xFF {
+        case SQLITE_CORRUPT, SQLITE_NOTADB:
+            return "The index file is damaged; remove it and build the index again."
+        case SQLITE_FULL:
+            return "The disk is full; free some space and try again (nothing was lost: the write was undone)."
+        case SQLITE_READONLY, SQLITE_PERM, SQLITE_CANTOPEN, SQLITE_AUTH:
+            return "Check that the index file and its folder are writable by this user."
+        case SQLITE_IOERR:
+            return "The disk could not be read or written; check the disk and the file system, then try again."
+        case SQLITE_NOMEM:
+            return "The process ran out of memory; close other programs or index in smaller batches."
+        default:
+            return "If it happens again, check the index (ask index --check NAME)."
         }
     }
 }

@@ -38,12 +38,16 @@ final class SQLiteDatabase {
         }
         handle = pointer
         self.path = path
-        sqlite3_busy_timeout(handle, 10_000)
+        sqlite3_busy_timeout(handle, Self.busyTimeoutSeconds * 1_000)
         sqlite3_extended_result_codes(handle, 1)
         try registerFunctions()
         let registered = lantern_fulltext_register(handle, recorder?.pointer)
         guard registered == SQLITE_OK else { throw error(code: registered, sql: "register the lantern tokenizer") }
     }
+
+    /// How long a statement waits for another connection's lock before failing with
+    /// `SearchIndexError.indexBusy`.
+    static let busyTimeoutSeconds: Int32 = 10
 
     deinit {
         statementCache.removeAll()
@@ -102,8 +106,11 @@ final class SQLiteDatabase {
     var lastInsertedRowID: Int64 { sqlite3_last_insert_rowid(handle) }
     var changes: Int { Int(sqlite3_changes(handle)) }
 
+    /// The typed error for a failed call: another connection's lock (SQLITE_BUSY and its extended
+    /// codes) is `indexBusy`, never a damaged file.
     fileprivate func error(code: Int32, sql: String) -> SearchIndexError {
-        .database(message: String(cString: sqlite3_errmsg(handle)), code: Int(code), sql: sql)
+        if code & 0xFF == SQLITE_BUSY { return .indexBusy(path: path) }
+        return .database(message: String(cString: sqlite3_errmsg(handle)), code: Int(code), sql: sql)
     }
 
     /// Registers `lantern_match(value, pattern, flags)`, the string-match operator of query
