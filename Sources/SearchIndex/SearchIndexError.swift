@@ -29,6 +29,13 @@ public enum SearchIndexError: Error, Sendable, Equatable, CustomStringConvertibl
     /// Another connection (usually another process) held the index's write lock for longer than
     /// the index waits (`SQLiteDatabase.busyTimeoutSeconds`); nothing was changed.
     case indexBusy(path: String)
+    /// The file says its latest changes are in its write-ahead log (`<file>-wal`), and there is
+    /// none beside it: the file was copied or moved alone while a writer had not folded the log
+    /// into it. Opening it would show an older state of the index, so it is not opened.
+    case missingWriteAheadLog(path: String)
+    /// The file was written by a newer Lantern, in an index format this one cannot read; it is
+    /// left as it is.
+    case newerIndexFormat(path: String, found: Int, supported: Int)
 
     public var description: String {
         switch self {
@@ -56,6 +63,10 @@ public enum SearchIndexError: Error, Sendable, Equatable, CustomStringConvertibl
             return "An item's uniqueIdentifier is empty; give every item a non-empty identifier."
         case .indexBusy(let path):
             return "Another process holds the index \(path) (it is writing to it) and did not let go within \(SQLiteDatabase.busyTimeoutSeconds) seconds. Wait for that process to finish, or stop it, then try again; nothing was changed."
+        case .missingWriteAheadLog(let path):
+            return "The index \(path) was copied or moved without its write-ahead log \(path)-wal, which holds its latest changes, so the file alone is out of date and was not opened. Put the -wal file back beside it (copy both files together, or copy once the writing process has ended: Lantern folds the log into the file when a write command ends), or remove \(path) and build the index again."
+        case let .newerIndexFormat(path, found, supported):
+            return "The index \(path) was built by a newer Lantern (index format \(found); this one reads format \(supported)) and was left untouched. Use that newer Lantern, or build the index again into another name."
         }
     }
 

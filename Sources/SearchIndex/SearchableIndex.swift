@@ -32,6 +32,11 @@ public actor SearchableIndex {
     private var catalogue: [AttributeSummary]?
     private var delegate: (any SearchableIndexDelegate)?
     private var wasCreatedAnew: Bool
+    /// The writer's transactions on a file other processes may write too (see `WriteSession`).
+    private let session: WriteSession
+    /// The index format of an older Lantern that this file held when it was opened, and which
+    /// opening it replaced (emptying it); nil when the file was new or in the current format.
+    public nonisolated let replacedFormatVersion: Int?
 
     /// Opens (or creates) the index named `name` under `$XDG_DATA_HOME/lantern/indexes/`
     /// (`~/.local/share/lantern/indexes/` when unset), like `CSSearchableIndex(name:)`.
@@ -40,6 +45,11 @@ public actor SearchableIndex {
     }
 
     /// Opens (or creates) the index at a file URL the caller chooses.
+    ///
+    /// A file in an older index format is emptied and takes the current one
+    /// (`replacedFormatVersion` says so; the delegate, if any, is asked to reindex). A file from a
+    /// newer Lantern, or one whose latest changes are in a write-ahead log that is not beside it,
+    /// is not opened (`newerIndexFormat`, `missingWriteAheadLog`) and stays as it is.
     public init(url: URL, timeZone: TimeZone = .current, readerCount: Int = 2) throws(SearchIndexError) {
         let folder = url.deletingLastPathComponent()
         do {
@@ -49,6 +59,8 @@ public actor SearchableIndex {
         }
         fileURL = url
         self.timeZone = timeZone
+        // Looked at before SQLite opens the file, which creates the log when there is none.
+        let logExists = FileManager.default.fileExists(atPath: url.path + "-wal")
         writer = try SQLiteDatabase(path: url.path, readOnly: false, recordingWeights: IndexSchema.fullTextWeights)
         // Only a new, empty file takes the page size (`IndexSchema.pageSize`); WAL fixes it after.
         try writer.execute("PRAGMA page_size = \(IndexSchema.pageSize);")
@@ -56,14 +68,44 @@ public actor SearchableIndex {
             PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA cache_size = -131072;
             PRAGMA temp_store = MEMORY; PRAGMA mmap_size = 1073741824;
             """)
-        let version = try writer.query("PRAGMA user_version") { $0.integer(0) }.first ?? 0
-        wasCreatedAnew = version != Int64(IndexSchema.version)
-        if wasCreatedAnew {
-            try writer.execute("BEGIN IMMEDIATE; \(IndexSchema.dropStatements) \(IndexSchema.createStatements) PRAGMA user_version = \(IndexSchema.version); COMMIT;")
+        // Under the write lock, so that two processes opening a new file create its schema once.
+        try writer.execute("BEGIN IMMEDIATE")
+        var replaced: Int?
+        var created = false
+        let logMarked: Bool
+        do throws(SearchIndexError) {
+            let version = Int(try writer.query("PRAGMA user_version") { $0.integer(0) }.first ?? 0)
+            if version == IndexSchema.version {
+                logMarked = try WriteSession.marker(writer) == WriteSession.open
+                // Opening made an empty log if there was none; one that holds frames by now was
+                // written by another process (which created the file meanwhile).
+                if logMarked && !logExists && Self.fileSize(url.path + "-wal") == 0 { throw .missingWriteAheadLog(path: url.path) }
+            } else if version > IndexSchema.version {
+                throw .newerIndexFormat(path: url.path, found: version, supported: IndexSchema.version)
+            } else {
+                replaced = version == 0 ? nil : version
+                try writer.execute("\(IndexSchema.dropStatements) \(IndexSchema.createStatements) PRAGMA user_version = \(IndexSchema.version);")
+                try WriteSession.setMarker(WriteSession.open, in: writer)
+                logMarked = true
+                created = true
+            }
+            try writer.execute("COMMIT")
+        } catch {
+            try? writer.execute("ROLLBACK")
+            throw error
         }
+        wasCreatedAnew = created
+        replacedFormatVersion = replaced
+        // A new file holds its schema (and says its log is open) before any item reaches the log.
+        if created { try? writer.execute("PRAGMA wal_checkpoint(PASSIVE)") }
+        session = try WriteSession(database: writer, logMarked: logMarked)
         store = try ItemStore(database: writer, timeZone: timeZone)
         readers = try (0..<max(1, readerCount)).map { (_) throws(SearchIndexError) in try IndexReader(path: url.path) }
         earliestExpiration = try store.earliestExpiration()
+    }
+
+    private static func fileSize(_ path: String) -> Int {
+        ((try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? NSNumber)?.intValue ?? 0
     }
 
     /// `$XDG_DATA_HOME/lantern/indexes/<name>.sqlite`.
@@ -137,14 +179,16 @@ public actor SearchableIndex {
         try write { (store) throws(SearchIndexError) in try store.deleteAll() }
     }
 
-    /// Each call is a savepoint: inside a batch it nests in the batch's transaction, outside it is
-    /// its own transaction. A failing call leaves nothing behind.
+    /// Each call is a transaction of its own, holding the write lock from its start (see
+    /// `WriteSession`), or inside a batch a savepoint in the batch's transaction. A failing call
+    /// leaves nothing behind.
     ///
     /// Inside a batch, new items' words reach FTS5 in runs (see `ItemStore`), outside any savepoint;
     /// if SQLite fails while writing such a run (a full disk, an I/O error), the whole batch is
     /// rolled back and the error says so.
     private func write(_ body: (ItemStore) throws(SearchIndexError) -> Void) throws(SearchIndexError) {
         if inBatch, store.pendingWordCount >= ItemStore.wordRunLength { try flushBatchWords() }
+        if !inBatch { try beginWriteTransaction() }
         let before = store.state
         try writer.execute("SAVEPOINT lantern_write")
         do {
@@ -155,9 +199,26 @@ public actor SearchableIndex {
                 try store.saveShortlists()
             }
             try writer.execute("RELEASE lantern_write")
+            if !inBatch { try writer.execute("COMMIT") }
         } catch {
             store.state = before
-            try? writer.execute("ROLLBACK TO lantern_write; RELEASE lantern_write")
+            try? writer.execute(inBatch ? "ROLLBACK TO lantern_write; RELEASE lantern_write" : "ROLLBACK")
+            throw error
+        }
+        catalogue = nil
+    }
+
+    /// Begins a write transaction under the write lock. When another connection (another
+    /// process) has committed since this one's last transaction, what the writer keeps between
+    /// writes is read again from the file: the word recorder's shortlists and counts, the custom
+    /// keys, the earliest expiration.
+    private func beginWriteTransaction() throws(SearchIndexError) {
+        guard try session.begin() else { return }
+        do {
+            try store.reloadAfterOtherWriters()
+            earliestExpiration = try store.earliestExpiration()
+        } catch {
+            try? writer.execute("ROLLBACK")
             throw error
         }
         catalogue = nil
@@ -196,10 +257,42 @@ public actor SearchableIndex {
     }
 
     /// Copies the write-ahead log into the main file and truncates it, so the file alone holds the
-    /// index (worth calling after a large import, before measuring or copying the file).
-    public func checkpoint() throws(SearchIndexError) {
+    /// index: call it when a write command ends (a process that ends with `exit` or `_exit` never
+    /// lets SQLite do it), after a large import, before measuring or copying the file. Returns
+    /// false when another process's lock or read kept part of the log out of the file (that
+    /// process folds it in when it ends).
+    @discardableResult
+    public func checkpoint() throws(SearchIndexError) -> Bool {
         guard !inBatch else { throw .unsupportedOperation("checkpoint during an open batch; call endBatch(clientState:) first") }
-        try writer.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        return try session.foldLogIntoFile()
+    }
+
+    /// Checks every word's shortlist and item count against the full-text index (see
+    /// `ShortlistCheck`), in one read of the index; other processes may go on writing meanwhile.
+    public func checkShortlists() throws(SearchIndexError) -> ShortlistCheck {
+        guard !inBatch else { throw .unsupportedOperation("checking shortlists during an open batch; call endBatch(clientState:) first") }
+        try writer.execute("BEGIN")
+        defer { try? writer.execute("COMMIT") }
+        return try ShortlistCheck.run(on: writer)
+    }
+
+    /// Checks every word's shortlist (as `checkShortlists()`) and rebuilds those that disagree
+    /// from the full-text index, in one write; returns what the check found before the repair.
+    public func repairShortlists() throws(SearchIndexError) -> ShortlistCheck {
+        guard !inBatch else { throw .unsupportedOperation("repairing shortlists during an open batch; call endBatch(clientState:) first") }
+        try beginWriteTransaction()
+        do {
+            let check = try ShortlistCheck.run(on: writer)
+            try ShortlistCheck.repair(check.disagreements, on: writer)
+            try writer.execute("COMMIT")
+            // The recorder's copies of the repaired rows are stale (so, after a rollback, are the rows it read).
+            writer.recorder?.clear()
+            return check
+        } catch {
+            try? writer.execute("ROLLBACK")
+            writer.recorder?.clear()
+            throw error
+        }
     }
 
     // MARK: Batches
@@ -208,8 +301,12 @@ public actor SearchableIndex {
     /// A process killed before `endBatch` leaves the index exactly as before `beginBatch`.
     public func beginBatch() throws(SearchIndexError) {
         guard !inBatch else { throw .batchAlreadyInProgress }
-        let size = try writer.query("SELECT max(rowid) FROM items") { $0.integer(0) }.first ?? 0
-        try writer.execute("BEGIN IMMEDIATE")
+        try beginWriteTransaction()
+        let size: Int64
+        do { size = try writer.query("SELECT max(rowid) FROM items") { $0.integer(0) }.first ?? 0 } catch {
+            try? writer.execute("ROLLBACK")
+            throw error
+        }
         batchStartSize = Int(size)
         inBatch = true
         batchStartState = store.state

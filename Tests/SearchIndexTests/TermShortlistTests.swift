@@ -31,13 +31,14 @@ struct TermShortlistTests {
 
     /// For each word and page: the shortlist answers (it must within the depth every shortlist
     /// keeps) and agrees with FTS5 ranking every match; so does the public search, and its count.
-    func expectShortlistsRankExactly(_ index: SearchableIndex, pages: [(limit: Int, offset: Int)] = [(10, 0), (5, 7), (24, 0)],
+    func expectShortlistsRankExactly(_ index: SearchableIndex, words: [String] = Self.words,
+                                     pages: [(limit: Int, offset: Int)] = [(10, 0), (5, 7), (24, 0)],
                                      sourceLocation: SourceLocation = #_sourceLocation) async throws {
         let reader = try SQLiteDatabase(path: index.fileURL.path, readOnly: true)
         let executor = QueryExecutor(database: reader, compiler: QueryCompiler(customKeys: [:], timeZone: index.timeZone),
                                      timeZone: index.timeZone, hideExpiredAt: nil)
         let identifiers = Dictionary(uniqueKeysWithValues: try reader.query("SELECT rowid, identifier FROM items") { ($0.integer(0), $0.text(1) ?? "") })
-        for word in Self.words {
+        for word in words {
             let everyMatch = try await index.search(SearchQuery(.fullText(word), limit: 10_000, ranking: .mostRecent(matches: 1 << 40)))
             for (limit, offset) in pages {
                 let expected = everyMatch.dropFirst(offset).prefix(limit).map { ($0.item.uniqueIdentifier, $0.score ?? 0) }

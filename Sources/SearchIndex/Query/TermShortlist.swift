@@ -12,6 +12,8 @@ import Foundation
 struct TermShortlist {
     struct Member {
         var rowid: Int64, count: Double, length: Double
+        /// How many other members dominate it (see CFullText.h).
+        var dominators: Int
     }
 
     /// Every top N with N ≤ depth is inside the shortlist.
@@ -30,7 +32,8 @@ struct TermShortlist {
             let members = stride(from: 4, to: bytes.count, by: 20).map { offset in
                 Member(rowid: bytes.loadUnaligned(fromByteOffset: offset, as: Int64.self),
                        count: Double(bytes.loadUnaligned(fromByteOffset: offset + 8, as: UInt32.self)),
-                       length: Double(bytes.loadUnaligned(fromByteOffset: offset + 12, as: UInt32.self)))
+                       length: Double(bytes.loadUnaligned(fromByteOffset: offset + 12, as: UInt32.self)),
+                       dominators: Int(bytes.loadUnaligned(fromByteOffset: offset + 16, as: UInt32.self)))
             }
             return (Int(depth), members)
         }

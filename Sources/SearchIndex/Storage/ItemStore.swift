@@ -59,7 +59,7 @@ final class ItemStore {
     /// The write path's statements, prepared once, so no row pays for finding its SQL.
     private struct Statements {
         let insertItem, findItem, insertCustomValue, insertText, insertWords, deleteWords, addListCount: SQLiteStatement
-        let saveShortlist, deleteShortlist, rebuildShortlist: SQLiteStatement
+        let saveShortlist, deleteShortlist: SQLiteStatement
 
         init(_ database: SQLiteDatabase) throws(SearchIndexError) {
             insertItem = try database.prepare(ItemStore.insertSQL)
@@ -74,11 +74,6 @@ final class ItemStore {
                 """)
             saveShortlist = try database.prepare("INSERT OR REPLACE INTO term_shortlists(term, count, data) VALUES(?, ?, ?)")
             deleteShortlist = try database.prepare("DELETE FROM term_shortlists WHERE term = ?")
-            // An FTS5 function cannot be an aggregate's argument; the subquery's ORDER BY keeps
-            // SQLite from flattening it, and hands the rows over in rowid order, as it must.
-            rebuildShortlist = try database.prepare("""
-                SELECT lantern_shortlist(rowid, shape), count(*) FROM (SELECT rowid, lantern_term_shape(fts) AS shape FROM fts WHERE fts MATCH ? ORDER BY rowid)
-                """)
         }
     }
 
@@ -95,6 +90,14 @@ final class ItemStore {
         self.timeZone = timeZone
         customKeys = try Self.loadCustomKeys(database)
         statements = try Statements(database)
+    }
+
+    /// Forgets what another connection's commit may have made stale: the recorder's shortlists
+    /// and item counts (read again from `term_shortlists` as words are met) and the custom keys.
+    /// Call at the start of a write transaction, where no words are pending.
+    func reloadAfterOtherWriters() throws(SearchIndexError) {
+        database.recorder?.clear()
+        customKeys = try Self.loadCustomKeys(database)
     }
 
     /// A snapshot to restore when the transaction or savepoint it was taken at is rolled back.
@@ -186,10 +189,7 @@ final class ItemStore {
         for index in 0..<recorder.wordCount where recorder.changed(index) {
             let word = recorder.word(index)
             var row = try recorder.save(index)
-            if row.needsRebuild, database.singleToken(word) == word,
-               let (rebuilt, itemCount) = try statements.rebuildShortlist.query([.text(QueryCompiler.phrase(word))], {
-                   ($0.blob(0) ?? [], $0.integer(1))
-               }).first {
+            if row.needsRebuild, let (rebuilt, itemCount) = try Self.rebuiltShortlist(of: word, in: database) {
                 try recorder.replace(index, shortlist: rebuilt, itemCount: itemCount)
                 row = (itemCount, rebuilt, false)
             }
@@ -201,6 +201,18 @@ final class ItemStore {
         }
         // The recorder keeps every word's shortlist it has met; past this many it starts afresh.
         if recorder.wordCount > Self.recordedWordLimit { recorder.clear() }
+    }
+
+    /// A word's shortlist and item count built afresh from FTS5 (`lantern_shortlist` over a
+    /// MATCH of the word), or nil when the stored word cannot be searched for as it is (stemming
+    /// the stem changes it). Needs the writer's connection (`lantern_term_shape`).
+    static func rebuiltShortlist(of word: String, in database: SQLiteDatabase) throws(SearchIndexError) -> (shortlist: [UInt8], itemCount: Int64)? {
+        guard database.singleToken(word) == word else { return nil }
+        // An FTS5 function cannot be an aggregate's argument; the subquery's ORDER BY keeps
+        // SQLite from flattening it, and hands the rows over in rowid order, as it must.
+        return try database.query("""
+            SELECT lantern_shortlist(rowid, shape), count(*) FROM (SELECT rowid, lantern_term_shape(fts) AS shape FROM fts WHERE fts MATCH ? ORDER BY rowid)
+            """, [.text(QueryCompiler.phrase(word))]) { ($0.blob(0) ?? [], $0.integer(1)) }.first
     }
 
     /// Words whose shortlists the recorder keeps in memory between writes (about 1–2 KiB each).

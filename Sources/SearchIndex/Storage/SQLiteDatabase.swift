@@ -49,6 +49,9 @@ final class SQLiteDatabase {
     /// `SearchIndexError.indexBusy`.
     static let busyTimeoutSeconds: Int32 = 10
 
+    /// Waits at most `milliseconds` for other connections' locks from now on (0: not at all).
+    func setBusyTimeout(milliseconds: Int32) { sqlite3_busy_timeout(handle, milliseconds) }
+
     deinit {
         statementCache.removeAll()
         // Tokenizers only read the recorder while FTS5 writes, which a closing connection no
@@ -102,6 +105,9 @@ final class SQLiteDatabase {
     func run(_ sql: String, _ bindings: [SQLiteValue] = []) throws(SearchIndexError) {
         try statement(sql).run(bindings)
     }
+
+    /// Whether a transaction is open (the connection is not in autocommit mode).
+    var isInTransaction: Bool { sqlite3_get_autocommit(handle) == 0 }
 
     var lastInsertedRowID: Int64 { sqlite3_last_insert_rowid(handle) }
     var changes: Int { Int(sqlite3_changes(handle)) }
