@@ -14,6 +14,8 @@ struct IndexOpener: Sendable {
         let itemCount: Int
         /// A one-line account of the refresh ("indexed 14 items"), nil when nothing changed.
         let summary: String?
+        /// What a folder refresh did, file by file (nil for a corpus or a named index).
+        var report: FileSourceReport? = nil
     }
 
     func open(_ selection: DataSelection) async throws -> Opened {
@@ -25,19 +27,32 @@ struct IndexOpener: Sendable {
         case .folder(let url, let name):
             return try await openFolder(url, name: name)
         case .index(let name):
-            let url = try SearchableIndex.defaultURL(name: name)
-            guard FileManager.default.fileExists(atPath: url.path) else {
-                throw AskError("there is no index named '\(name)' (looked for \(url.path)); build it with 'ask index --folder DIR --index \(name)' or 'ask index --corpus FILE.jsonl --index \(name)'")
-            }
-            let index = try SearchableIndex(url: url)
+            let index = try existing(name)
             let count = try await index.count()
             // An index file in an older format is emptied when it is opened (the format changed),
             // and a question over no items can only get "nothing matches": say what to do instead.
             guard count > 0 else {
-                throw AskError("the index '\(name)' holds no items: it was built from nothing, or by an older Lantern whose index format this one replaced (which empties it); rebuild it with 'ask index --folder DIR --index \(name)' or 'ask index --corpus FILE.jsonl --index \(name)'")
+                let rebuild = "rebuild it with 'ask index --folder DIR --index \(name)' or 'ask index --corpus FILE.jsonl --index \(name)'"
+                if let older = index.replacedFormatVersion { throw Self.olderFormat(name, version: older) }
+                throw AskError("the index '\(name)' holds no items: it was built from nothing; \(rebuild)")
             }
             return Opened(index: index, name: name, itemCount: count, summary: nil)
         }
+    }
+
+    /// Opening an index in an older format empties it: what to say then.
+    static func olderFormat(_ name: String, version: Int) -> AskError {
+        AskError("the index '\(name)' was built by an older Lantern (index format \(version)), whose format this one replaced, which emptied it; rebuild it with 'ask index --folder DIR --index \(name)' or 'ask index --corpus FILE.jsonl --index \(name)'")
+    }
+
+    /// The index named `name`, which must exist (this never creates one). A file copied without
+    /// its write-ahead log is refused by `SearchableIndex` with its own message.
+    func existing(_ name: String) throws -> SearchableIndex {
+        let url = try SearchableIndex.defaultURL(name: name)
+        guard FileManager.default.fileExists(atPath: url.path) else {
+            throw AskError("there is no index named '\(name)' (looked for \(url.path)); build it with 'ask index --folder DIR --index \(name)' or 'ask index --corpus FILE.jsonl --index \(name)'")
+        }
+        return try SearchableIndex(url: url)
     }
 
     private func openCorpus(_ file: URL, name: String) async throws -> Opened {
@@ -64,6 +79,9 @@ struct IndexOpener: Sendable {
             progress.update(completed: start + slice.count)
         }
         try await index.endBatch(clientState: fingerprint)
+        // ask ends with _exit, so SQLite never folds the log into the file: do it here, so the
+        // file alone is the index (false only while another process writes; it folds it in).
+        try await index.checkpoint()
         return Opened(index: index, name: name, itemCount: items.count, summary: "indexed \(items.count) items from \(file.path)")
     }
 
@@ -78,10 +96,14 @@ struct IndexOpener: Sendable {
         let report = try await FileSource(scopes: [folder]).refresh(into: index) { step in
             progress.update(completed: step.filesSeen, detail: "files, \(ByteCountFormatter.string(fromByteCount: Int64(step.bytesRead), countStyle: .file))")
         }
+        try await index.checkpoint()
         var summary = "indexed \(report.indexed) files from \(folder.path) (\(report.unchanged) unchanged, \(report.removed) removed"
         summary += report.skipped.isEmpty ? ")" : ", \(report.skipped.count) skipped)"
-        if report.reachedLimit { summary += "; a size limit stopped the walk early" }
-        return Opened(index: index, name: name, itemCount: try await index.count(), summary: summary)
+        if report.reachedLimit {
+            let limits = report.limitsReached.map(\.description).sorted().joined(separator: " and ")
+            summary += "; the walk stopped at \(limits), and kept what it did not reach"
+        }
+        return Opened(index: index, name: name, itemCount: try await index.count(), summary: summary, report: report)
     }
 
     /// FNV-1a over the bytes: enough to notice that a corpus file changed.

@@ -1,5 +1,9 @@
+import Foundation
+import SearchIndex
+
 /// `ask index`: builds or refreshes a named index from a folder or a corpus, so later questions
-/// can use `--index NAME`.
+/// can use `--index NAME`; or checks (and repairs) an index's word shortlists against its
+/// full-text index.
 struct IndexCommand: Command {
     static let spec = CommandSpec(
         name: "index", abstract: "Build or refresh a named index from a folder of documents or a JSON Lines corpus.",
@@ -8,21 +12,130 @@ struct IndexCommand: Command {
             .value("folder", "DIR", "Index the documents in a folder (text, Markdown, code, HTML, PDF)."),
             .value("corpus", "FILE.jsonl", "Index a corpus: one JSON object per line (id, domain, contentType, attributes, custom)."),
             .value("index", "NAME", "The index's name (default: the folder's or file's name)."),
+            .value("check", "NAME", "Check the index's word shortlists against its full-text index (exit 1 when some disagree)."),
+            .value("repair", "NAME", "Rebuild the word shortlists that disagree with the full-text index."),
+            .flag("json", "Print one JSON object: counts, every skipped file and why, or the check's findings."),
         ],
         discussion: ["Indexes live in $XDG_DATA_HOME/lantern/indexes/ (~/.local/share/lantern/indexes/ when unset).",
                      "Then ask with: ask --index NAME \"your question\""])
 
-    let selection: DataSelection
+    private enum Action {
+        case build(DataSelection)
+        case check(String)
+        case repair(String)
+    }
+
+    private let action: Action
+    private let json: Bool
 
     init(_ arguments: ParsedArguments) throws(UsageError) {
-        selection = try DataSelection.from(arguments, requireSource: true)
+        json = arguments.flag("json")
+        let named = ["check", "repair"].filter { arguments.value($0) != nil }
+        if let first = named.first {
+            let others = named.dropFirst().map { "--\($0)" } + ["folder", "corpus", "index"].filter { arguments.value($0) != nil }.map { "--\($0)" }
+            if let other = others.first { throw UsageError("--\(first) cannot be used with \(other); it names the index itself", spec: Self.spec) }
+            let name = arguments.value(first) ?? ""
+            action = first == "check" ? .check(name) : .repair(name)
+        } else {
+            action = .build(try DataSelection.from(arguments, requireSource: true))
+        }
     }
 
     func run() async throws -> Int32 {
-        let opened = try await IndexOpener().open(selection)
-        let path = opened.index.fileURL.path
-        let what = opened.summary ?? "already up to date"
-        Terminal.output("Index '\(opened.name)': \(what); \(opened.itemCount) items in \(path)\n")
-        return 0
+        switch action {
+        case .build(let selection):
+            let opened = try await IndexOpener().open(selection)
+            if json {
+                print(json: BuildReport(opened))
+            } else {
+                let what = opened.summary ?? "already up to date"
+                Terminal.output("Index '\(opened.name)': \(what); \(opened.itemCount) items in \(opened.index.fileURL.path)\n")
+                Terminal.output(Self.skippedLines(opened.report?.skipped ?? [:]))
+            }
+            return 0
+        case .check(let name):
+            let index = try IndexOpener().existing(name)
+            if let older = index.replacedFormatVersion { throw IndexOpener.olderFormat(name, version: older) }
+            let check = try await index.checkShortlists()
+            if json {
+                print(json: CheckReport(name: name, path: index.fileURL.path, check: check))
+            } else if check.isSound {
+                Terminal.output("Index '\(name)': the shortlists of all \(check.wordCount) words agree with the full-text index (\(check.itemCount) items in \(index.fileURL.path))\n")
+            } else {
+                let shown = check.disagreements.prefix(20).map { "  \($0)\n" }.joined()
+                let more = check.disagreements.count > 20 ? "  … and \(check.disagreements.count - 20) more (ask index --check \(name) --json lists them all)\n" : ""
+                Terminal.output("Index '\(name)': the shortlists of \(check.disagreements.count) of \(check.wordCount) words disagree with the full-text index, so one-word searches for them count and rank wrongly:\n"
+                                + shown + more + "Run 'ask index --repair \(name)' to rebuild them from the full-text index.\n")
+            }
+            return check.isSound ? 0 : 1
+        case .repair(let name):
+            let index = try IndexOpener().existing(name)
+            if let older = index.replacedFormatVersion { throw IndexOpener.olderFormat(name, version: older) }
+            let found = try await index.repairShortlists()
+            try await index.checkpoint()
+            if json {
+                print(json: CheckReport(name: name, path: index.fileURL.path, check: found))
+            } else {
+                let words = found.disagreements.prefix(20).map(\.word).joined(separator: ", ")
+                Terminal.output(found.isSound
+                    ? "Index '\(name)': all \(found.wordCount) shortlists agree with the full-text index; nothing to repair\n"
+                    : "Index '\(name)': rebuilt the shortlists of \(found.disagreements.count) words (\(words)\(found.disagreements.count > 20 ? ", …" : "")) from the full-text index\n")
+            }
+            return 0
+        }
+    }
+
+    /// The first skipped files with their reasons, sorted by path; `--json` lists every one.
+    static func skippedLines(_ skipped: [String: String], limit: Int = 20) -> String {
+        let sorted = skipped.sorted { $0.key < $1.key }
+        var text = sorted.prefix(limit).map { "  skipped \($0.key): \($0.value)\n" }.joined()
+        if sorted.count > limit { text += "  … and \(sorted.count - limit) more skipped (ask index --json lists them all)\n" }
+        return text
+    }
+
+    private func print(json value: some Encodable) {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        let data = (try? encoder.encode(value)) ?? Data("{}".utf8)
+        Terminal.output(String(decoding: data, as: UTF8.self) + "\n")
+    }
+
+    /// `ask index --json` after a build or refresh.
+    private struct BuildReport: Encodable {
+        struct Skipped: Encodable { let path: String, reason: String }
+        let index: String, path: String, itemCount: Int, summary: String
+        let indexed: Int?, unchanged: Int?, removed: Int?
+        let skipped: [Skipped]
+        let limitsReached: [String]
+
+        init(_ opened: IndexOpener.Opened) {
+            index = opened.name
+            path = opened.index.fileURL.path
+            itemCount = opened.itemCount
+            summary = opened.summary ?? "already up to date"
+            indexed = opened.report?.indexed
+            unchanged = opened.report?.unchanged
+            removed = opened.report?.removed
+            skipped = (opened.report?.skipped ?? [:]).sorted { $0.key < $1.key }.map { Skipped(path: $0.key, reason: $0.value) }
+            limitsReached = (opened.report?.limitsReached ?? []).map(\.description).sorted()
+        }
+    }
+
+    /// `ask index --check NAME --json` (and `--repair`: what the check found before repairing).
+    private struct CheckReport: Encodable {
+        struct Word: Encodable { let word: String, storedItemCount: Int, fullTextItemCount: Int, problem: String }
+        let index: String, path: String, sound: Bool, wordCount: Int, itemCount: Int
+        let disagreements: [Word]
+
+        init(name: String, path: String, check: ShortlistCheck) {
+            index = name
+            self.path = path
+            sound = check.isSound
+            wordCount = check.wordCount
+            itemCount = check.itemCount
+            disagreements = check.disagreements.map {
+                Word(word: $0.word, storedItemCount: $0.storedItemCount, fullTextItemCount: $0.fullTextItemCount, problem: $0.problem)
+            }
+        }
     }
 }
