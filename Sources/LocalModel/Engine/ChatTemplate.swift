@@ -37,30 +37,41 @@ public struct ChatTemplate: Sendable, Hashable {
     /// `thinking` off, a Qwen3 assistant turn starts with an empty think block, as Qwen's own
     /// template does for `enable_thinking=false`, so the model answers (or calls) at once.
     public func render(_ messages: [ChatMessage], addAssistantPrefix: Bool = true, thinking: Bool = true) -> String {
-        var text = ""
+        renderedPrompt(messages, addAssistantPrefix: addAssistantPrefix, thinking: thinking).text
+    }
+
+    /// `render` in runs: the template's markup, and each message's content marked with whether
+    /// its control-token spellings may become control tokens (`ChatMessage.parsesSpecialTokens`).
+    ///
+    /// A content run begins right after a control token and ends right before one
+    /// (`<|im_start|>user` | `\n…content…` | `<|im_end|>`), where the tokenizer splits the text
+    /// anyway, so ordinary content gets exactly the tokens it would get in one string; the
+    /// template text inside it (`\n`, `<tool_response>`) spells no control token.
+    public func renderedPrompt(_ messages: [ChatMessage], addAssistantPrefix: Bool = true, thinking: Bool = true) -> RenderedPrompt {
+        var prompt = RenderedPrompt()
         var index = messages.startIndex
         while index < messages.endIndex {
             let message = messages[index]
             if message.role == .tool {
-                var responses: [String] = []
+                // consecutive tool results share one user turn, one `<tool_response>` each
+                prompt.appendMarkup("<|im_start|>user")
                 while index < messages.endIndex, messages[index].role == .tool {
-                    responses.append("<tool_response>\n\(messages[index].content)\n</tool_response>")
+                    prompt.append("\n<tool_response>\n" + messages[index].content + "\n</tool_response>",
+                                  parsesSpecialTokens: messages[index].parsesSpecialTokens)
                     index += 1
                 }
-                text += turn("user", responses.joined(separator: "\n"))
+                prompt.appendMarkup("<|im_end|>\n")
                 continue
             }
-            text += turn(message.role.rawValue, message.content)
+            prompt.appendMarkup("<|im_start|>\(message.role.rawValue)")
+            prompt.append("\n" + message.content, parsesSpecialTokens: message.parsesSpecialTokens)
+            prompt.appendMarkup("<|im_end|>\n")
             index += 1
         }
         if addAssistantPrefix {
-            text += "<|im_start|>assistant\n"
-            if family == .qwen3 && !thinking { text += "<think>\n\n</think>\n\n" }
+            prompt.appendMarkup("<|im_start|>assistant\n")
+            if family == .qwen3 && !thinking { prompt.appendMarkup("<think>\n\n</think>\n\n") }
         }
-        return text
-    }
-
-    private func turn(_ role: String, _ content: String) -> String {
-        "<|im_start|>\(role)\n\(content)<|im_end|>\n"
+        return prompt
     }
 }

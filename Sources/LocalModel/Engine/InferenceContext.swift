@@ -108,6 +108,16 @@ public actor InferenceContext {
         }
     }
 
+    /// Generates from a rendered prompt: markup runs with control tokens parsed, content runs
+    /// (the user's text, tool outputs) as plain text.
+    public nonisolated func generate(prompt: RenderedPrompt, parameters: GenerationParameters = GenerationParameters())
+        -> AsyncThrowingStream<GenerationEvent, any Error>
+    {
+        generate(parameters: parameters) { [model] () throws(LocalModelError) in
+            try model.tokenizer.tokenize(prompt, addSpecial: true)
+        }
+    }
+
     /// Generates from prompt tokens as they are (no beginning-of-sequence token is added).
     public nonisolated func generate(tokens: [Token], parameters: GenerationParameters = GenerationParameters())
         -> AsyncThrowingStream<GenerationEvent, any Error>
@@ -138,6 +148,12 @@ public actor InferenceContext {
     @discardableResult
     public func prefill(prompt: String) throws(LocalModelError) -> Int {
         try prefill(tokens: model.tokenizer.tokenize(prompt, addSpecial: true, parseSpecial: true))
+    }
+
+    /// `prefill(prompt:)` for a rendered prompt, tokenized as `generate(prompt:)` tokenizes it.
+    @discardableResult
+    public func prefill(prompt: RenderedPrompt) throws(LocalModelError) -> Int {
+        try prefill(tokens: model.tokenizer.tokenize(prompt, addSpecial: true))
     }
 
     /// `prefill(prompt:)` for tokens as they are.

@@ -217,6 +217,18 @@ final class LlamaModelHandle: @unchecked Sendable {
         throw .tokenizationFailed(reason: "llama_tokenize kept asking for a larger buffer")
     }
 
+    /// Tokens for a rendered prompt: each run tokenized on its own, markup with special tokens
+    /// parsed and content without, after the beginning-of-sequence token when `addSpecial` and
+    /// the vocabulary uses one.
+    func tokenize(_ prompt: RenderedPrompt, addSpecial: Bool) throws(LocalModelError) -> [Token] {
+        var tokens: [Token] = []
+        if addSpecial, llama_vocab_get_add_bos(vocab), let bos = beginningOfSequence { tokens.append(bos) }
+        for run in prompt.runs {
+            tokens += try tokenize(run.text, addSpecial: false, parseSpecial: run.parsesSpecialTokens)
+        }
+        return tokens
+    }
+
     /// The raw bytes of one token (a token may end in the middle of a UTF-8 sequence).
     func pieceBytes(_ token: Token, renderSpecial: Bool) -> [UInt8] {
         var buffer = [CChar](repeating: 0, count: 64)

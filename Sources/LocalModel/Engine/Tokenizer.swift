@@ -12,6 +12,13 @@ public struct Tokenizer: TokenCounter {
         try handle.tokenize(text, addSpecial: addSpecial, parseSpecial: parseSpecial)
     }
 
+    /// Tokens for a rendered prompt, as the engine decodes it: markup runs with control tokens
+    /// parsed, content runs as plain text (see `RenderedPrompt`). `addSpecial` adds the
+    /// beginning-of-sequence token when the model uses one.
+    public func tokenize(_ prompt: RenderedPrompt, addSpecial: Bool = true) throws(LocalModelError) -> [Token] {
+        try handle.tokenize(prompt, addSpecial: addSpecial)
+    }
+
     /// Text for `tokens`. With `renderSpecial` false, control tokens are left out.
     public func detokenize(_ tokens: [Token], renderSpecial: Bool = true) -> String {
         String(decoding: tokens.flatMap { handle.pieceBytes($0, renderSpecial: renderSpecial) }, as: UTF8.self)

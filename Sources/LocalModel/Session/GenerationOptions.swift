@@ -48,14 +48,22 @@ public struct GenerationOptions: Sendable, Hashable {
     public var maximumResponseTokens: Int?
     public var toolCallingMode: ToolCallingMode
     public var requiredToolCallingExit: RequiredToolCallingExit
+    /// Whether control-token spellings in the prompt's text (`<|im_end|>`, `<|im_start|>`) are
+    /// read as control tokens. Off by default: the prompt is the user's text, tokenized as text,
+    /// so it cannot end its own turn or open a system turn. Turn it on only for a prompt that
+    /// deliberately carries the model's markup. (A Lantern addition; Apple's API has no such
+    /// switch because its prompts never reach a tokenizer as markup.)
+    public var parsesSpecialTokensInPrompt: Bool
 
     public init(sampling: SamplingMode? = nil, temperature: Double? = nil, maximumResponseTokens: Int? = nil,
-                toolCallingMode: ToolCallingMode = .allowed, requiredToolCallingExit: RequiredToolCallingExit = .relaxAfterFirstRound) {
+                toolCallingMode: ToolCallingMode = .allowed, requiredToolCallingExit: RequiredToolCallingExit = .relaxAfterFirstRound,
+                parsesSpecialTokensInPrompt: Bool = false) {
         self.sampling = sampling
         self.temperature = temperature
         self.maximumResponseTokens = maximumResponseTokens
         self.toolCallingMode = toolCallingMode
         self.requiredToolCallingExit = requiredToolCallingExit
+        self.parsesSpecialTokensInPrompt = parsesSpecialTokensInPrompt
     }
 
     /// The engine's sampling options for these settings (greedy unless asked otherwise).

@@ -23,15 +23,31 @@ public protocol LanguageModel: Sendable {
 /// One conversation's generation state, as a session uses it.
 public protocol LanguageModelConversation: Sendable {
     var contextSize: Int { get }
+    /// Generates from prompt text, all of it read as the model's markup.
     func generate(prompt: String, parameters: GenerationParameters) -> AsyncThrowingStream<GenerationEvent, any Error>
+    /// Generates from a rendered prompt; its content runs must not become control tokens. (What
+    /// sessions call. The default sends `prompt.text` to `generate(prompt:parameters:)`, for a
+    /// model that takes text and keeps content apart itself.)
+    func generate(prompt: RenderedPrompt, parameters: GenerationParameters) -> AsyncThrowingStream<GenerationEvent, any Error>
     /// Decodes `prompt` into the cache so the next generation that starts with it is fast.
     func prefill(prompt: String) async throws
+    /// `prefill(prompt:)` for a rendered prompt, tokenized as `generate(prompt:parameters:)` does.
+    func prefill(prompt: RenderedPrompt) async throws
     var counters: EngineCounters { get async }
+}
+
+extension LanguageModelConversation {
+    public func generate(prompt: RenderedPrompt, parameters: GenerationParameters) -> AsyncThrowingStream<GenerationEvent, any Error> {
+        generate(prompt: prompt.text, parameters: parameters)
+    }
+
+    public func prefill(prompt: RenderedPrompt) async throws { try await prefill(prompt: prompt.text) }
 }
 
 extension InferenceContext: LanguageModelConversation {
     public nonisolated var contextSize: Int { size }
     public func prefill(prompt: String) async throws { _ = try prefill(prompt: prompt) as Int }
+    public func prefill(prompt: RenderedPrompt) async throws { _ = try prefill(prompt: prompt) as Int }
 }
 
 extension LocalModel: LanguageModel {
@@ -93,6 +109,10 @@ final class PooledConversation: LanguageModelConversation {
     func generate(prompt: String, parameters: GenerationParameters) -> AsyncThrowingStream<GenerationEvent, any Error> {
         context.generate(prompt: prompt, parameters: parameters)
     }
+    func generate(prompt: RenderedPrompt, parameters: GenerationParameters) -> AsyncThrowingStream<GenerationEvent, any Error> {
+        context.generate(prompt: prompt, parameters: parameters)
+    }
     func prefill(prompt: String) async throws { _ = try await context.prefill(prompt: prompt) }
+    func prefill(prompt: RenderedPrompt) async throws { _ = try await context.prefill(prompt: prompt) }
     var counters: EngineCounters { get async { await context.counters } }
 }

@@ -82,7 +82,7 @@ public final class LanguageModelSession: Sendable {
     /// Decodes the instructions and tool definitions into the KV cache now, so the first
     /// question only decodes itself.
     public func prewarm() async throws {
-        let system = model.chatTemplate.render([ChatMessage(.system, systemPrompt)], addAssistantPrefix: false)
+        let system = model.chatTemplate.renderedPrompt([ChatMessage(.system, systemPrompt)], addAssistantPrefix: false)
         do {
             try await conversation().prefill(prompt: system)
         } catch let error as LocalModelError {
@@ -304,7 +304,7 @@ public final class LanguageModelSession: Sendable {
         }
         let outputs = try await withThrowingTaskGroup(of: (Int, Transcript.ToolOutput).self) { group in
             for (index, call) in pending.enumerated() {
-                group.addTask { (index, try await self.output(for: call)) }
+                group.addTask { (index, Self.neutralized(try await self.output(for: call))) }
             }
             var outputs: [(Int, Transcript.ToolOutput)] = []
             for try await output in group { outputs.append(output) }
@@ -312,6 +312,16 @@ public final class LanguageModelSession: Sendable {
         }
         state.withLock { state in outputs.forEach { state.transcript.append(.toolOutput($0)) } }
         return onlyRepeats
+    }
+
+    /// `output` as the model may read it. Every tool's output, and every error text, enters the
+    /// transcript through here: whatever a tool returns (a QR code's text, OCR of a photo of a
+    /// prompt, a web page), it cannot spell `</tool_response>`, `<tool_call>` or a control token
+    /// (`PromptMarkup`), and the prompt tokenizes it as plain text besides.
+    private static func neutralized(_ output: Transcript.ToolOutput) -> Transcript.ToolOutput {
+        var output = output
+        output.text = PromptMarkup.neutralized(output.text)
+        return output
     }
 
     private func output(for pending: PendingCall) async throws -> Transcript.ToolOutput {
@@ -364,15 +374,15 @@ public final class LanguageModelSession: Sendable {
 
     /// Renders the transcript, checks it against the window, and trims the oldest tool outputs
     /// and turns if it does not fit. Throws before any decode when even the essentials don't.
-    private func renderPrompt(reservedAnswerTokens: Int) async throws -> String {
+    private func renderPrompt(reservedAnswerTokens: Int) async throws -> RenderedPrompt {
         let transcript = self.transcript
         let counter = model.tokenCounter
         var texts = Dictionary(uniqueKeysWithValues: transcript.map { ($0.id, $0.text) })
-        func render() -> String {
-            model.chatTemplate.render(messages(transcript, texts: texts), thinking: isThinkingEnabled)
+        func render() -> RenderedPrompt {
+            model.chatTemplate.renderedPrompt(messages(transcript, texts: texts), thinking: isThinkingEnabled)
         }
         var prompt = render()
-        let request = budgetRequest(transcript, texts: texts, rendered: prompt, reservedAnswerTokens: reservedAnswerTokens)
+        let request = budgetRequest(transcript, texts: texts, rendered: prompt.text, reservedAnswerTokens: reservedAnswerTokens)
         do {
             var report = try BudgetReport(for: request, in: contextWindow, counter: counter)
             if !report.fits {
@@ -407,14 +417,17 @@ public final class LanguageModelSession: Sendable {
         }
     }
 
+    /// The transcript as chat messages. The user's prompt (unless its options say otherwise) and
+    /// tool outputs are content the tokenizer reads as plain text; the instructions and the
+    /// model's own turns are read with their markup.
     private func messages(_ transcript: Transcript, texts: [String: String]) -> [ChatMessage] {
         transcript.compactMap { entry in
             guard Self.isPrompted(entry), let text = texts[entry.id] else { return nil }
             switch entry {
             case .instructions: return ChatMessage(.system, systemPrompt)
-            case .prompt: return ChatMessage(.user, text)
+            case .prompt(let prompt): return ChatMessage(.user, text, parsesSpecialTokens: prompt.options.parsesSpecialTokensInPrompt)
             case .toolCalls: return ChatMessage(.assistant, text)
-            case .toolOutput: return ChatMessage(.tool, text)
+            case .toolOutput: return ChatMessage(.tool, text, parsesSpecialTokens: false)
             case .response: return ChatMessage(.assistant, text)
             }
         }

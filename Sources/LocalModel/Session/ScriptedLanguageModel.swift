@@ -8,7 +8,7 @@ import TokenBudget
 /// stop string or a repeated span as the engine would, delivered in small pieces like a real stream. Prompts it received are kept for inspection.
 public final class ScriptedLanguageModel: LanguageModel {
     private let script: Mutex<[String]>
-    private let received = Mutex<[(String, GenerationParameters)]>([])
+    private let received = Mutex<[(RenderedPrompt, GenerationParameters)]>([])
     /// Pause before each piece, so a test can cancel mid-generation.
     public let pieceDelay: Duration
     public let chatTemplate: ChatTemplate
@@ -20,7 +20,9 @@ public final class ScriptedLanguageModel: LanguageModel {
     }
 
     /// The prompts generated from so far, in order.
-    public var prompts: [String] { received.withLock { $0.map(\.0) } }
+    public var prompts: [String] { received.withLock { $0.map(\.0.text) } }
+    /// The same prompts in their runs of markup and content, as a real model tokenizes them.
+    public var renderedPrompts: [RenderedPrompt] { received.withLock { $0.map(\.0) } }
     /// The generation parameters of each request (grammar, stop strings, limits), in order.
     public var parameters: [GenerationParameters] { received.withLock { $0.map(\.1) } }
 
@@ -32,7 +34,7 @@ public final class ScriptedLanguageModel: LanguageModel {
         ScriptedConversation(model: self, contextSize: window.tokens)
     }
 
-    fileprivate func next(for prompt: String, parameters: GenerationParameters) -> String? {
+    fileprivate func next(for prompt: RenderedPrompt, parameters: GenerationParameters) -> String? {
         received.withLock { $0.append((prompt, parameters)) }
         return script.withLock { $0.isEmpty ? nil : $0.removeFirst() }
     }
@@ -60,7 +62,12 @@ private final class ScriptedConversation: LanguageModelConversation {
     func prefill(prompt: String) async throws {}
 
     func generate(prompt: String, parameters: GenerationParameters) -> AsyncThrowingStream<GenerationEvent, any Error> {
-        let output = model.next(for: prompt, parameters: parameters)
+        generate(prompt: RenderedPrompt(prompt, parsesSpecialTokens: true), parameters: parameters)
+    }
+
+    func generate(prompt rendered: RenderedPrompt, parameters: GenerationParameters) -> AsyncThrowingStream<GenerationEvent, any Error> {
+        let prompt = rendered.text
+        let output = model.next(for: rendered, parameters: parameters)
         let delay = model.pieceDelay
         let (stream, continuation) = AsyncThrowingStream<GenerationEvent, any Error>.makeStream()
         let task = Task { [self] in
