@@ -61,12 +61,15 @@ public actor SearchableIndex {
         self.timeZone = timeZone
         // Looked at before SQLite opens the file, which creates the log when there is none.
         let logExists = FileManager.default.fileExists(atPath: url.path + "-wal")
-        writer = try SQLiteDatabase(path: url.path, readOnly: false, recordingWeights: IndexSchema.fullTextWeights)
+        let writer = try SQLiteDatabase(path: url.path, readOnly: false, recordingWeights: IndexSchema.fullTextWeights)
+        self.writer = writer
         // Only a new, empty file takes the page size (`IndexSchema.pageSize`); WAL fixes it after.
         try writer.execute("PRAGMA page_size = \(IndexSchema.pageSize);")
+        // Switching a new file to WAL needs it to itself, and SQLite refuses at once rather than
+        // wait when another process is opening it too; so it is retried for the usual wait.
+        try writer.retryingWhileBusy { () throws(SearchIndexError) in try writer.execute("PRAGMA journal_mode = WAL") }
         try writer.execute("""
-            PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA cache_size = -131072;
-            PRAGMA temp_store = MEMORY; PRAGMA mmap_size = 1073741824;
+            PRAGMA synchronous = NORMAL; PRAGMA cache_size = -131072; PRAGMA temp_store = MEMORY; PRAGMA mmap_size = 1073741824;
             """)
         // Under the write lock, so that two processes opening a new file create its schema once.
         try writer.execute("BEGIN IMMEDIATE")

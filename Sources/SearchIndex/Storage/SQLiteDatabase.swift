@@ -49,6 +49,21 @@ final class SQLiteDatabase {
     /// `SearchIndexError.indexBusy`.
     static let busyTimeoutSeconds: Int32 = 10
 
+    /// Runs `body` again while it fails with `indexBusy`, for at most `busyTimeoutSeconds`: for
+    /// the few statements SQLite refuses at once instead of waiting in its busy handler.
+    func retryingWhileBusy(_ body: () throws(SearchIndexError) -> Void) throws(SearchIndexError) {
+        let deadline = ContinuousClock.now + .seconds(Int(Self.busyTimeoutSeconds))
+        var pause: UInt32 = 1_000
+        while true {
+            do throws(SearchIndexError) {
+                return try body()
+            } catch .indexBusy where ContinuousClock.now < deadline {
+                usleep(pause)
+                pause = min(pause * 2, 100_000)
+            }
+        }
+    }
+
     /// Waits at most `milliseconds` for other connections' locks from now on (0: not at all).
     func setBusyTimeout(milliseconds: Int32) { sqlite3_busy_timeout(handle, milliseconds) }
 
