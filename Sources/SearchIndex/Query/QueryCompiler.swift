@@ -135,9 +135,9 @@ struct QueryCompiler {
                                [.text(key), bound])
         case .text:
             guard op == .equal, case .string(let text) = value else {
-                throw .unsupportedOperation("textContent is matched by words; use == with a quoted value")
+                throw .unsupportedOperation("textContent holds text; compare it with == or != and a quoted value")
             }
-            return try match(attribute, pattern: text, kind: .word, options: [])
+            return try match(attribute, pattern: text, kind: .exact, options: [])
         }
     }
 
@@ -182,10 +182,15 @@ struct QueryCompiler {
         }
         switch resolved {
         case .text:
-            // textContent is kept only in the full-text index: matched word by word.
-            let isPrefix = kind != .exact && kind != .word || pattern.hasSuffix("*")
-            guard let expression = Self.ftsExpression(pattern, prefix: isPrefix, column: "body") else { return SQLFragment("0") }
-            return SQLFragment("i.rowid IN (SELECT rowid FROM fts WHERE fts MATCH ?)", [.text(expression)])
+            // Candidates from the full-text index, then the exact condition on the stored text.
+            let check = SQLFragment("lantern_text_match((SELECT t.data FROM item_text t WHERE t.rowid = i.rowid), ?, ?)",
+                                    [.text(globPattern), .text(flags + wordFlag)])
+            let words = TextContentMatch.candidateWords(globPattern)
+            guard let expression = Self.ftsExpression(words.joined(separator: " "), prefix: false, column: "body") else {
+                return SQLFragment("(i.textLength IS NOT NULL AND \(check.sql))", check.bindings)
+            }
+            return SQLFragment("(i.textLength IS NOT NULL AND i.rowid IN (SELECT rowid FROM fts WHERE fts MATCH ?) AND \(check.sql))",
+                               [.text(expression)] + check.bindings)
         case let .column(column, columnKind):
             guard columnKind == .string || columnKind == .strings else {
                 throw .unsupportedOperation("\(attribute) holds \(columnKind) values; string matching needs a string attribute")

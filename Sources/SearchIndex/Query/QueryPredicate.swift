@@ -36,7 +36,9 @@ public indirect enum QueryPredicate: Sendable, Hashable {
     case inRange(SearchableItemAttribute, lower: AttributeValue, upper: AttributeValue)
     /// A string (or any element of a string list) matched by `kind` with `options`.
     /// For `.word` and `.wildcard`, `*` in `pattern` matches any run of characters and `\` escapes;
-    /// for the other kinds the pattern is literal.
+    /// for the other kinds the pattern is literal. On `textContent` the whole text is the value
+    /// (`.word` matches any word of it), found through the full-text index and checked on the
+    /// stored text (see `TextContentMatch`).
     case match(SearchableItemAttribute, pattern: String, kind: StringMatchKind, options: StringMatchOptions = [])
     /// A string list (keywords, authorNames, …) contains `value` exactly.
     case contains(SearchableItemAttribute, String)

@@ -135,7 +135,8 @@ final class SQLiteDatabase {
     }
 
     /// Registers `lantern_match(value, pattern, flags)`, the string-match operator of query
-    /// strings (`*` wildcards, `c`/`d`/`w` modifiers), which SQLite has no built-in for.
+    /// strings (`*` wildcards, `c`/`d`/`w` modifiers), which SQLite has no built-in for, and
+    /// `lantern_text_match(data, pattern, flags)`, the same on stored textContent.
     private func registerFunctions() throws(SearchIndexError) {
         let code = sqlite3_create_function_v2(
             handle, "lantern_match", 3, SQLITE_UTF8 | SQLITE_DETERMINISTIC, nil,
@@ -150,6 +151,22 @@ final class SQLiteDatabase {
                 sqlite3_result_int(context, StringPattern.cached(pattern, flags: flags).matches(value) ? 1 : 0)
             }, nil, nil, nil)
         guard code == SQLITE_OK else { throw error(code: code, sql: "create function lantern_match") }
+        // lantern_text_match(item_text.data, pattern, flags): `TextContentMatch`, the same match on
+        // an item's stored (possibly compressed) textContent.
+        let textCode = sqlite3_create_function_v2(
+            handle, "lantern_text_match", 3, SQLITE_UTF8 | SQLITE_DETERMINISTIC, nil,
+            { context, count, arguments in
+                guard count == 3, let arguments, sqlite3_value_type(arguments[0]) == SQLITE_BLOB,
+                      let pattern = textArgument(arguments[1]) else {
+                    sqlite3_result_int(context, 0)
+                    return
+                }
+                let length = Int(sqlite3_value_bytes(arguments[0]))
+                let stored = sqlite3_value_blob(arguments[0]).map { [UInt8](UnsafeRawBufferPointer(start: $0, count: length)) } ?? []
+                let flags = textArgument(arguments[2]) ?? ""
+                sqlite3_result_int(context, TextContentMatch.matches(stored: stored, pattern: pattern, flags: flags) ? 1 : 0)
+            }, nil, nil, nil)
+        guard textCode == SQLITE_OK else { throw error(code: textCode, sql: "create function lantern_text_match") }
         // lantern_tally(): true, and counts the rows it is evaluated for into `tally`, so a query
         // that sorts and cuts its rows also tells how many there were, in the same pass. Not
         // deterministic, so SQLite calls it for every row.
