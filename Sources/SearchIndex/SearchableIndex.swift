@@ -72,30 +72,25 @@ public actor SearchableIndex {
             PRAGMA synchronous = NORMAL; PRAGMA cache_size = -131072; PRAGMA temp_store = MEMORY; PRAGMA mmap_size = 1073741824;
             """)
         // Under the write lock, so that two processes opening a new file create its schema once.
-        try writer.execute("BEGIN IMMEDIATE")
         var replaced: Int?
         var created = false
-        let logMarked: Bool
-        do throws(SearchIndexError) {
+        let logMarked = try writer.immediateTransaction { () throws(SearchIndexError) -> Bool in
             let version = Int(try writer.query("PRAGMA user_version") { $0.integer(0) }.first ?? 0)
             if version == IndexSchema.version {
-                logMarked = try WriteSession.marker(writer) == WriteSession.open
+                let marked = try WriteSession.marker(writer) == WriteSession.open
                 // Opening made an empty log if there was none; one that holds frames by now was
                 // written by another process (which created the file meanwhile).
-                if logMarked && !logExists && Self.fileSize(url.path + "-wal") == 0 { throw .missingWriteAheadLog(path: url.path) }
-            } else if version > IndexSchema.version {
-                throw .newerIndexFormat(path: url.path, found: version, supported: IndexSchema.version)
-            } else {
-                replaced = version == 0 ? nil : version
-                try writer.execute("\(IndexSchema.dropStatements) \(IndexSchema.createStatements) PRAGMA user_version = \(IndexSchema.version);")
-                try WriteSession.setMarker(WriteSession.open, in: writer)
-                logMarked = true
-                created = true
+                if marked && !logExists && Self.fileSize(url.path + "-wal") == 0 { throw .missingWriteAheadLog(path: url.path) }
+                return marked
             }
-            try writer.execute("COMMIT")
-        } catch {
-            try? writer.execute("ROLLBACK")
-            throw error
+            if version > IndexSchema.version {
+                throw .newerIndexFormat(path: url.path, found: version, supported: IndexSchema.version)
+            }
+            replaced = version == 0 ? nil : version
+            try writer.execute("\(IndexSchema.dropStatements) \(IndexSchema.createStatements) PRAGMA user_version = \(IndexSchema.version);")
+            try WriteSession.setMarker(WriteSession.open, in: writer)
+            created = true
+            return true
         }
         wasCreatedAnew = created
         replacedFormatVersion = replaced

@@ -49,6 +49,20 @@ final class SQLiteDatabase {
     /// `SearchIndexError.indexBusy`.
     static let busyTimeoutSeconds: Int32 = 10
 
+    /// Runs `body` in a transaction holding the write lock from its start (BEGIN IMMEDIATE),
+    /// committed when it returns and rolled back when it throws.
+    func immediateTransaction<T>(_ body: () throws(SearchIndexError) -> T) throws(SearchIndexError) -> T {
+        try execute("BEGIN IMMEDIATE")
+        do throws(SearchIndexError) {
+            let result = try body()
+            try execute("COMMIT")
+            return result
+        } catch {
+            try? execute("ROLLBACK")
+            throw error
+        }
+    }
+
     /// Runs `body` again while it fails with `indexBusy`, for at most `busyTimeoutSeconds`: for
     /// the few statements SQLite refuses at once instead of waiting in its busy handler.
     func retryingWhileBusy(_ body: () throws(SearchIndexError) -> Void) throws(SearchIndexError) {

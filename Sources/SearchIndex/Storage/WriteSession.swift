@@ -93,14 +93,7 @@ final class WriteSession {
         do throws(SearchIndexError) {
             let marked = try logMarked ? true : Self.marker(database) == Self.open
             if marked {
-                try database.execute("BEGIN IMMEDIATE")
-                do throws(SearchIndexError) {
-                    try Self.setMarker(Self.closed, in: database)
-                    try database.execute("COMMIT")
-                } catch {
-                    try? database.execute("ROLLBACK")
-                    throw error
-                }
+                try database.immediateTransaction { () throws(SearchIndexError) in try Self.setMarker(Self.closed, in: database) }
                 logMarked = false
             }
             let blocked = try database.query("PRAGMA wal_checkpoint(TRUNCATE)") { $0.integer(0) }.first ?? 1
