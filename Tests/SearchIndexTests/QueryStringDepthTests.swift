@@ -53,10 +53,7 @@ import Testing
     @Test(arguments: 0..<deepCases.count)
     func deepNestingIsATypedErrorOnA512KiBStack(caseIndex: Int) async {
         let (name, input, position) = Self.deepCases[caseIndex]
-        let clock = ContinuousClock()
-        let start = clock.now
         let result = await Self.parseOnSmallStack(input)
-        #expect(clock.now - start < .seconds(5), "\(name) took too long")
         guard case .failure(let error) = result else {
             Issue.record("\(name): parsed 100,000-deep input")
             return
