@@ -19,6 +19,8 @@ enum Ask {
     }
 
     static func run(_ words: [String]) async -> Int32 {
+        // under --json, stdout carries one JSON object whatever happens, errors included
+        let json = words.prefix { $0 != "--" }.contains("--json")
         var type: any Command.Type = QuestionCommand.self
         var rest = words
         if let first = words.first, let subcommand = subcommands.first(where: { $0.spec.name == first }) {
@@ -31,6 +33,7 @@ enum Ask {
             return 0
         }
         do {
+            if type == QuestionCommand.self, let first = words.first { try refuseUnknownCommand(first, alone: words.count == 1) }
             let arguments = try ArgumentParser(spec: type.spec).parse(rest)
             if arguments.wantsHelp {
                 Terminal.output(type.spec.help + "\n")
@@ -45,13 +48,55 @@ enum Ask {
             Terminal.error("ask: error: \(error.message)\n")
             if let usage = error.usage { Terminal.error("Usage: \(usage)\n") }
             Terminal.error("See 'ask \(type.spec.name.isEmpty ? "" : type.spec.name + " ")--help'.\n")
-            return 2
+            return fail(error.message, code: 2, json: json)
         } catch is QuestionRunner.Interrupted {
-            return 130
+            return fail("interrupted", code: 130, json: json)
         } catch {
             Terminal.error("ask: error: \(oneLine(error))\n")
-            return 1
+            return fail(oneLine(error), code: 1, json: json)
         }
+    }
+
+    /// A lone first word that names no command and reads like a mistyped one (one word, no
+    /// question mark) is refused, with the nearest command, instead of being sent to the model.
+    static func refuseUnknownCommand(_ word: String, alone: Bool) throws {
+        guard alone, !word.isEmpty, !word.hasPrefix("-"), word.allSatisfy({ $0.isLetter || $0 == "-" }) else { return }
+        let names = subcommands.map { $0.spec.name } + ["help"]
+        var suggestion = ""
+        if let nearest = names.min(by: { editDistance(word, $0) < editDistance(word, $1) }), editDistance(word, nearest) <= 2 {
+            suggestion = "did you mean '" + nearest + "'? "
+        }
+        let message = "'" + word + "' is not a command (" + names.joined(separator: ", ") + "); " + suggestion
+            + "to ask it as a question, end it with '?': ask \"" + word + "?\""
+        throw UsageError(message, spec: QuestionCommand.spec)
+    }
+
+    /// Levenshtein distance, for suggesting the command a typo meant.
+    static func editDistance(_ a: String, _ b: String) -> Int {
+        let a = Array(a.lowercased()), b = Array(b.lowercased())
+        var previous = Array(0...b.count)
+        for (i, x) in a.enumerated() {
+            var current = [i + 1]
+            for (j, y) in b.enumerated() {
+                current.append(min(previous[j + 1] + 1, current[j] + 1, previous[j] + (x == y ? 0 : 1)))
+            }
+            previous = current
+        }
+        return previous[b.count]
+    }
+
+    /// Returns `code`; under `--json`, first prints `{"error": {"message", "exitCode"}}` on
+    /// stdout, so a script reading stdout sees why there is no answer.
+    static func fail(_ message: String, code: Int32, json: Bool) -> Int32 {
+        if json {
+            struct Failure: Encodable { struct Body: Encodable { let message: String; let exitCode: Int32 }; let error: Body }
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+            if let data = try? encoder.encode(Failure(error: .init(message: message, exitCode: code))) {
+                Terminal.output(String(decoding: data, as: UTF8.self) + "\n")
+            }
+        }
+        return code
     }
 
     /// An error's description on one line (multi-line messages joined with "; ").

@@ -28,9 +28,7 @@ struct ModelOptions: Sendable {
             context = nil
         }
         gpuLayers = try arguments.integer("gpu-layers") ?? 0
-        let threads = try arguments.integer("threads")
-        if threads == 0 { throw UsageError("--threads must be at least 1") }
-        self.threads = threads
+        threads = try arguments.integer("threads", atLeast: 1)
     }
 
     /// The model file, or an error saying where it looked and how to get one.
@@ -48,6 +46,13 @@ struct ModelOptions: Sendable {
             try LocalModel(contentsOf: url, configuration: configuration)
         }
         return (model, ContinuousClock.now - start)
+    }
+
+    /// Refuses a `--context` larger than `model` was trained with, naming the flag (the
+    /// library's own error points at `allowBeyondTrainedContext`, which has no flag here).
+    func checkContext(for model: LocalModel) throws(UsageError) {
+        guard let context, model.info.trainedContext > 0, context.tokens > model.info.trainedContext else { return }
+        throw UsageError("--context \(context.tokens) is larger than the \(model.info.trainedContext) tokens \(model.url.lastPathComponent) was trained with; use --context \(model.info.trainedContext) or less")
     }
 
     /// Loads the vocabulary only: enough to count tokens, without the weights.

@@ -15,11 +15,12 @@ struct ParsedArguments: Sendable {
     /// Every value a repeatable option was given, in order; empty when it was not given.
     func allValues(_ name: String) -> [String] { repeatedValues[name] ?? [] }
 
-    /// An option's value as a non-negative integer, or a usage error naming the option.
-    func integer(_ name: String) throws(UsageError) -> Int? {
+    /// An option's value as a whole number of at least `minimum`, or a usage error naming the
+    /// option and the smallest value it takes.
+    func integer(_ name: String, atLeast minimum: Int = 0) throws(UsageError) -> Int? {
         guard let text = values[name] else { return nil }
-        guard let number = Int(text), number >= 0 else {
-            throw UsageError("--\(name) needs a whole number of 0 or more, not '\(text)'")
+        guard let number = Int(text), number >= minimum else {
+            throw UsageError("--\(name) needs a whole number of \(minimum) or more, not '\(text)'")
         }
         return number
     }

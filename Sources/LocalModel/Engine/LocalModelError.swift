@@ -69,7 +69,7 @@ public enum LocalModelError: Error, Sendable, Equatable, CustomStringConvertible
             let found = devices.isEmpty ? "none" : devices.joined(separator: ", ")
             return "\(layers) layers were asked to go to a GPU, but no GPU backend is loaded (ggml devices: \(found)); install one with scripts/setup.sh --gpu, or use 0 GPU layers to run on the CPU"
         case .contextLargerThanTrained(let requested, let trained):
-            return "context window of \(requested) tokens is larger than the \(trained) the model was trained with; choose \(trained) or less, or allow it explicitly"
+            return "context window of \(requested) tokens is larger than the \(trained) the model was trained with; choose \(trained) or less, or pass allowBeyondTrainedContext: true to makeContext(window:) to accept weaker output"
         case .promptTooLong(let promptTokens, let window):
             return "the prompt is \(promptTokens) tokens and the context window holds \(window); shorten it or use a larger window"
         case .decodeFailed(let code, let position):

@@ -52,9 +52,11 @@ struct QuestionCommand: Command {
         imageOptions = try ImageOptions(arguments)
         selection = try DataSelection.from(arguments)
         let text = arguments.positionals.joined(separator: " ").trimmingCharacters(in: .whitespacesAndNewlines)
+        if text.isEmpty && !arguments.positionals.isEmpty {
+            throw UsageError("the question is empty; write one, or give none to open the interactive prompt", spec: Self.spec)
+        }
         question = text.isEmpty ? nil : text
-        maximumTokens = try arguments.integer("max-tokens")
-        if maximumTokens == 0 { throw UsageError("--max-tokens must be at least 1", spec: Self.spec) }
+        maximumTokens = try arguments.integer("max-tokens", atLeast: 1)
         thinking = arguments.flag("think")
         json = arguments.flag("json")
         trace = arguments.flag("trace")
@@ -70,6 +72,7 @@ struct QuestionCommand: Command {
         }
         let setup = try await SearchSetup(index: opened.index, guide: guideOptions.level, format: guideOptions.format)
         let (model, loadDuration) = try await modelOptions.load()
+        try modelOptions.checkContext(for: model)
         let runner = QuestionRunner(model: model, setup: setup, images: imageOptions, window: modelOptions.context, maximumTokens: maximumTokens, thinking: thinking,
                                     json: json, fullTrace: trace, loadDuration: loadDuration)
         if let question {
