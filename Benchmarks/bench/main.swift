@@ -3,6 +3,8 @@ import Foundation
 // bench [--quick] [--model FILE] [--threads N] [--section NAME ...] [--json FILE]
 // Runs the benchmark sections, prints each table, and updates Benchmarks/RESULTS.md.
 // bench engine-probe [--model FILE] [--threads N]: the engine section's child for Lantern's side.
+// bench reliability-writer INDEX SECONDS|endless, bench reliability-reader INDEX SECONDS: the
+// reliability section's children (see ReliabilityBenchmark).
 
 let sections: [(name: String, run: @Sendable (BenchmarkEnvironment) async throws -> SectionReport)] = [
     ("engine", EngineBenchmark.run),
@@ -17,6 +19,7 @@ let sections: [(name: String, run: @Sendable (BenchmarkEnvironment) async throws
     ("e2e", EndToEndBenchmark.run),
     ("memory", MemoryBenchmark.run),
     ("evaluation", EvaluationBenchmark.run),
+    ("reliability", ReliabilityBenchmark.run),
 ]
 
 let usage = """
@@ -33,6 +36,12 @@ var environment = BenchmarkEnvironment(
 var chosen: [String] = []
 var jsonURL: URL?
 var engineProbe = false
+
+if CommandLine.arguments.count == 4, ["reliability-writer", "reliability-reader"].contains(CommandLine.arguments[1]) {
+    let (path, duration) = (CommandLine.arguments[2], CommandLine.arguments[3])
+    exit(CommandLine.arguments[1] == "reliability-writer" ? await ReliabilityBenchmark.writerMain(path: path, duration: duration)
+                                                         : await ReliabilityBenchmark.readerMain(path: path, duration: duration))
+}
 
 var arguments = CommandLine.arguments.dropFirst()
 @MainActor func value(for flag: String) -> String {
