@@ -48,6 +48,13 @@ let package = Package(
         .executableTarget(name: "lantern-index-crash-probe", dependencies: ["SearchIndex"],
                           path: "Tests/SearchIndexCrashProbe"),
 
+        // Fuzz targets (scripts/fuzz.sh builds them with -sanitize=fuzzer; here each runs the files
+        // given as arguments through its LLVMFuzzerTestOneInput).
+        .executableTarget(name: "fuzz-query-string", dependencies: ["SearchIndex"], path: "Fuzz/query-string", exclude: ["seeds"]),
+        .executableTarget(name: "fuzz-json", dependencies: ["LocalModel"], path: "Fuzz/json", exclude: ["seeds"]),
+        .executableTarget(name: "fuzz-corpus", dependencies: ["SearchIndex"], path: "Fuzz/corpus", exclude: ["seeds"]),
+        .executableTarget(name: "fuzz-gguf", dependencies: ["LocalModel"], path: "Fuzz/gguf", exclude: ["seeds"]),
+
         .testTarget(name: "TokenBudgetTests", dependencies: ["TokenBudget"]),
         .testTarget(name: "LocalModelTests", dependencies: ["LocalModel"]),
         .testTarget(name: "SearchIndexTests", dependencies: ["SearchIndex"]),

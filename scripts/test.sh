@@ -41,3 +41,6 @@ run_example() { # <name> <text its output must contain> [arguments...]
 run_example NotesQA "Sources:" Examples/NotesQA/sample-notes "When do the tomatoes go in?"
 run_example CustomToolAndStage "Transcript:"
 run_example StructuredOutput "Decoded TrailList"
+
+# The fuzz targets (Fuzz/), 60 s each from their committed seeds: a crash fails the test command.
+scripts/fuzz.sh 60
