@@ -97,6 +97,16 @@ struct GrammarCompilerTests {
         #expect(try !GrammarOracle.accepts(grammar, #"{"s":"","a":[],"i":1,"n":100}"#))
     }
 
+    /// Found by Fuzz/grammar: a combining mark in a pattern joined the opening quote of its JSON
+    /// spelling in one Character, so dropping the quotes left an empty literal ("" {1,256}),
+    /// which llama.cpp refused.
+    @Test func combiningMarkInPatternGivesAGrammarLlamaAccepts() throws {
+        let grammar = try compiler.grammar(for: .string(pattern: "^<\u{0659}+$"))
+        try GrammarOracle.model().validateGrammar(grammar.gbnf, root: grammar.root)
+        #expect(try GrammarOracle.accepts(grammar, "\"<\u{0659}\u{0659}\""))
+        #expect(try !GrammarOracle.accepts(grammar, "\"<\""))
+    }
+
     @Test func countsBeyondLlamasRepetitionLimitAreClampedOrRefused() throws {
         let long = try compiler.grammar(for: .string(maxLength: 5000))
         try GrammarOracle.model().validateGrammar(long.gbnf, root: long.root)

@@ -221,17 +221,19 @@ struct PatternTranslator {
         return alternatives.count == 1 ? alternatives[0] : "(" + alternatives.joined(separator: " | ") + ")"
     }
 
-    /// One character as it is written inside a JSON string, as a GBNF literal.
+    /// One character as it is written inside a JSON string, as a GBNF literal. The quotes are
+    /// dropped as scalars: a combining mark (U+0659) joins the opening quote in one Character.
     private static func literal(_ c: Unicode.Scalar) -> String {
-        let json = JSONValue.quoted(String(Character(c)))
-        return GBNF.literal(String(json.dropFirst().dropLast()))
+        let json = JSONValue.quoted(String(Character(c))).unicodeScalars
+        return GBNF.literal(String(String.UnicodeScalarView(json.dropFirst().dropLast())))
     }
 
     /// A lone GBNF string literal with nothing after its closing quote.
     private static func isPlainLiteral(_ term: String) -> Bool {
-        guard term.count >= 2, term.hasPrefix("\""), term.hasSuffix("\"") else { return false }
+        let scalars = term.unicodeScalars
+        guard scalars.count >= 2, scalars.first == "\"", scalars.last == "\"" else { return false }
         var escaped = false
-        for c in term.dropFirst().dropLast() {
+        for c in scalars.dropFirst().dropLast() {
             if escaped { escaped = false } else if c == "\\" { escaped = true } else if c == "\"" { return false }
         }
         return !escaped
