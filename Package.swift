@@ -54,6 +54,7 @@ let package = Package(
         .executableTarget(name: "fuzz-json", dependencies: ["LocalModel"], path: "Fuzz/json", exclude: ["seeds"]),
         .executableTarget(name: "fuzz-corpus", dependencies: ["SearchIndex"], path: "Fuzz/corpus", exclude: ["seeds"]),
         .executableTarget(name: "fuzz-gguf", dependencies: ["LocalModel"], path: "Fuzz/gguf", exclude: ["seeds"]),
+        .executableTarget(name: "fuzz-grammar", dependencies: ["LocalModel"], path: "Fuzz/grammar", exclude: ["seeds"]),
 
         .testTarget(name: "TokenBudgetTests", dependencies: ["TokenBudget"]),
         .testTarget(name: "LocalModelTests", dependencies: ["LocalModel"]),
