@@ -50,11 +50,12 @@ let package = Package(
 
         // Fuzz targets (scripts/fuzz.sh builds them with -sanitize=fuzzer; here each runs the files
         // given as arguments through its LLVMFuzzerTestOneInput).
-        .executableTarget(name: "fuzz-query-string", dependencies: ["SearchIndex"], path: "Fuzz/query-string", exclude: ["seeds"]),
-        .executableTarget(name: "fuzz-json", dependencies: ["LocalModel"], path: "Fuzz/json", exclude: ["seeds"]),
-        .executableTarget(name: "fuzz-corpus", dependencies: ["SearchIndex"], path: "Fuzz/corpus", exclude: ["seeds"]),
-        .executableTarget(name: "fuzz-gguf", dependencies: ["LocalModel"], path: "Fuzz/gguf", exclude: ["seeds"]),
-        .executableTarget(name: "fuzz-grammar", dependencies: ["LocalModel"], path: "Fuzz/grammar", exclude: ["seeds"]),
+        .target(name: "FuzzDriver", path: "Fuzz/FuzzDriver"),
+        .executableTarget(name: "fuzz-query-string", dependencies: ["SearchIndex", "FuzzDriver"], path: "Fuzz/query-string", exclude: ["seeds"]),
+        .executableTarget(name: "fuzz-json", dependencies: ["LocalModel", "FuzzDriver"], path: "Fuzz/json", exclude: ["seeds"]),
+        .executableTarget(name: "fuzz-corpus", dependencies: ["SearchIndex", "FuzzDriver"], path: "Fuzz/corpus", exclude: ["seeds"]),
+        .executableTarget(name: "fuzz-gguf", dependencies: ["LocalModel", "FuzzDriver"], path: "Fuzz/gguf", exclude: ["seeds"]),
+        .executableTarget(name: "fuzz-grammar", dependencies: ["LocalModel", "FuzzDriver"], path: "Fuzz/grammar", exclude: ["seeds"]),
 
         .testTarget(name: "TokenBudgetTests", dependencies: ["TokenBudget"]),
         .testTarget(name: "LocalModelTests", dependencies: ["LocalModel"]),

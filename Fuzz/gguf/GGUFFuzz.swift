@@ -1,7 +1,7 @@
 // Fuzz target: LocalModel's GGUF metadata reader throws a typed error on a bad file, never crashes.
-// scripts/fuzz.sh builds it with -sanitize=fuzzer -D LANTERN_FUZZ and runs libFuzzer's driver;
-// the normal build gets a main that runs each file given as an argument through the same function.
+// FuzzDriver runs it under libFuzzer (scripts/fuzz.sh) or replays files given as arguments.
 import Foundation
+import FuzzDriver
 import LocalModel
 
 @_cdecl("LLVMFuzzerTestOneInput")
@@ -16,30 +16,6 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
 let ggufFuzzFile = FileManager.default.temporaryDirectory
     .appendingPathComponent("lantern-fuzz-gguf-\(ProcessInfo.processInfo.processIdentifier).gguf")
 
-#if LANTERN_FUZZ
-// SwiftPM links an executable target's main under a name of its own, so libFuzzer's main is not
-// used; this main hands the command line to libFuzzer's driver instead.
-@_silgen_name("LLVMFuzzerRunDriver")
-func LLVMFuzzerRunDriver(_ argc: UnsafeMutablePointer<CInt>,
-                         _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?>,
-                         _ body: @convention(c) (UnsafePointer<UInt8>, Int) -> CInt) -> CInt
-
 @main struct GGUFFuzz {
-    static func main() {
-        var argc = CommandLine.argc
-        var argv = Optional(CommandLine.unsafeArgv)
-        exit(LLVMFuzzerRunDriver(&argc, &argv) { data, size in fuzz(data, size) })
-    }
+    static func main() { FuzzDriver.run(fuzz) }
 }
-#else
-@main struct GGUFFuzz {
-    static func main() throws {
-        for path in CommandLine.arguments.dropFirst() {
-            var bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
-            let count = bytes.count
-            bytes.append(0) // a non-empty buffer always has a base address
-            _ = bytes.withUnsafeBufferPointer { buffer in buffer.baseAddress.map { fuzz($0, count) } }
-        }
-    }
-}
-#endif

@@ -1,8 +1,8 @@
 // Fuzz target: a JSON Schema becomes a GenerationSchema and the GBNF compiler's grammars (plain and tool
 // call) are accepted by llama.cpp's own grammar parser; bad schemas throw typed errors.
-// scripts/fuzz.sh builds it with -sanitize=fuzzer -D LANTERN_FUZZ and runs libFuzzer's driver;
-// the normal build gets a main that runs each file given as an argument through the same function.
+// FuzzDriver runs it under libFuzzer (scripts/fuzz.sh) or replays files given as arguments.
 import Foundation
+import FuzzDriver
 import LocalModel
 
 @_cdecl("LLVMFuzzerTestOneInput")
@@ -37,30 +37,6 @@ let grammarModel: LocalModel = {
     }
 }()
 
-#if LANTERN_FUZZ
-// SwiftPM links an executable target's main under a name of its own, so libFuzzer's main is not
-// used; this main hands the command line to libFuzzer's driver instead.
-@_silgen_name("LLVMFuzzerRunDriver")
-func LLVMFuzzerRunDriver(_ argc: UnsafeMutablePointer<CInt>,
-                         _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?>,
-                         _ body: @convention(c) (UnsafePointer<UInt8>, Int) -> CInt) -> CInt
-
 @main struct GrammarFuzz {
-    static func main() {
-        var argc = CommandLine.argc
-        var argv = Optional(CommandLine.unsafeArgv)
-        exit(LLVMFuzzerRunDriver(&argc, &argv) { data, size in fuzz(data, size) })
-    }
+    static func main() { FuzzDriver.run(fuzz) }
 }
-#else
-@main struct GrammarFuzz {
-    static func main() throws {
-        for path in CommandLine.arguments.dropFirst() {
-            var bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
-            let count = bytes.count
-            bytes.append(0) // a non-empty buffer always has a base address
-            _ = bytes.withUnsafeBufferPointer { buffer in buffer.baseAddress.map { fuzz($0, count) } }
-        }
-    }
-}
-#endif
