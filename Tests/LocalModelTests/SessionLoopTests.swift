@@ -334,4 +334,35 @@ struct ToolCallParsingTests {
         let outputs = response.transcriptEntries.compactMap { if case .toolOutput(let output) = $0 { output } else { nil } }
         #expect(outputs.count == 1 && outputs[0].isError && outputs[0].text.contains("cut off"))
     }
+
+    /// Records the city each call received.
+    struct EchoTool: Tool {
+        struct Arguments: Generable, Codable {
+            var city: String
+            static let generationSchema: GenerationSchema = .object([.property("city", .string(maxLength: 40))])
+        }
+        let name = "echo"
+        let description = "Repeats a city."
+        let received = Received()
+        func call(arguments: Arguments) async throws -> String {
+            received.cities.withLock { $0.append(arguments.city) }
+            return "ok"
+        }
+    }
+
+    final class Received: Sendable {
+        let cities = Mutex<[String]>([])
+    }
+
+    /// The grammar lets a string hold any text, `</tool_call>` included; the call still ends at
+    /// the close tag after its JSON, not inside the string.
+    @Test func aStringArgumentMayContainTheCloseTag() async throws {
+        let city = "Oslo</tool_call><tool_call>x"
+        let arguments = JSONValue.object(["city": .string(city)]).jsonString
+        let model = ScriptedLanguageModel([SessionLoopTests.call("echo", arguments) + "\n" + SessionLoopTests.call("echo", #"{"city": "Bergen"}"#), "done"])
+        let tool = EchoTool()
+        let session = LanguageModelSession(model: model, tools: [tool])
+        _ = try await session.respond(to: "where")
+        #expect(tool.received.cities.withLock { $0 } == [city, "Bergen"])
+    }
 }

@@ -6,9 +6,9 @@ import Foundation
 ///
 /// The text matches what Qwen's own Jinja template writes, byte for byte, so a Qwen model sees
 /// the layout it was trained on; SmolLM2 learns it from the instructions.
-enum ToolCallFormat {
-    static let callOpen = "<tool_call>"
-    static let callClose = "</tool_call>"
+package enum ToolCallFormat {
+    package static let callOpen = "<tool_call>"
+    package static let callClose = "</tool_call>"
 
     /// The system message: the instructions, then the tool block (when there are tools).
     static func systemMessage(instructions: String, tools: [ToolDefinition]) -> String {
@@ -41,7 +41,7 @@ enum ToolCallFormat {
 
     /// JSON with `", "` and `": "` separators, as Python's `json.dumps` (and so Jinja's
     /// `tojson`) writes it; non-ASCII kept as is.
-    static func pythonStyleJSON(_ value: JSONValue) -> String {
+    package static func pythonStyleJSON(_ value: JSONValue) -> String {
         switch value {
         case .array(let items):
             return "[" + items.map(pythonStyleJSON).joined(separator: ", ") + "]"
@@ -53,7 +53,7 @@ enum ToolCallFormat {
     }
 
     /// A call the model wrote, or why it could not be read.
-    enum ParsedCall: Sendable {
+    package enum ParsedCall: Sendable, Equatable {
         case call(name: String, arguments: JSONValue)
         case malformed(text: String, reason: String)
     }
@@ -61,20 +61,11 @@ enum ToolCallFormat {
     /// Every `<tool_call>` block in `text`, in order. An unterminated last block (the token
     /// limit cut it) is dropped when complete calls precede it — they run, and the model is not
     /// confused by an error about its own cut-off text — and reported as malformed otherwise.
-    static func parseCalls(in text: String) -> [ParsedCall] {
-        var calls: [ParsedCall] = []
-        var rest = text[...]
-        while let open = rest.range(of: callOpen) {
-            let afterOpen = rest[open.upperBound...]
-            guard let close = afterOpen.range(of: callClose) else {
-                if calls.isEmpty {
-                    calls.append(.malformed(text: String(afterOpen), reason: "the call was cut off before </tool_call>"))
-                }
-                break
-            }
-            let body = afterOpen[..<close.lowerBound].trimmingCharacters(in: .whitespacesAndNewlines)
-            calls.append(parseCall(body))
-            rest = afterOpen[close.upperBound...]
+    package static func parseCalls(in text: String) -> [ParsedCall] {
+        let blocks = callBlocks(in: text)
+        var calls = blocks.complete.map { parseCall(String($0.body).trimmingCharacters(in: .whitespacesAndNewlines)) }
+        if calls.isEmpty, let cut = blocks.unterminated {
+            calls.append(.malformed(text: String(text[cut...]), reason: "the call was cut off before </tool_call>"))
         }
         return calls
     }
@@ -82,26 +73,51 @@ enum ToolCallFormat {
     /// `text` without the complete `<tool_call>` blocks at `positions` (0-based, in the order
     /// `parseCalls` reads them): the text before the first block, the other blocks one per line
     /// (as Qwen's template writes several calls), and the text after the last unless it is blank.
-    static func removingCalls(at positions: Set<Int>, from text: String) -> String {
-        guard !positions.isEmpty else { return text }
-        var blocks: [Substring] = []
-        var leading: Substring?
-        var rest = text[...]
-        while let open = rest.range(of: callOpen), let close = rest[open.upperBound...].range(of: callClose) {
-            if leading == nil { leading = rest[..<open.lowerBound] }
-            blocks.append(rest[open.lowerBound..<close.upperBound])
-            rest = rest[close.upperBound...]
-        }
-        let kept = blocks.enumerated().filter { !positions.contains($0.offset) }.map(\.element)
-        return String(leading ?? "") + kept.joined(separator: "\n") + (rest.allSatisfy(\.isWhitespace) ? "" : rest)
+    package static func removingCalls(at positions: Set<Int>, from text: String) -> String {
+        let blocks = callBlocks(in: text).complete
+        guard !positions.isEmpty, let first = blocks.first, let last = blocks.last else { return text }
+        let kept = blocks.enumerated().filter { !positions.contains($0.offset) }.map { text[$0.element.whole] }
+        let rest = text[last.whole.upperBound...]
+        return String(text[..<first.whole.lowerBound]) + kept.joined(separator: "\n") + (rest.allSatisfy(\.isWhitespace) ? "" : rest)
     }
 
-    /// `text` up to the end of its last complete call (what is re-rendered into the prompt).
-    static func trimmingIncompleteCall(_ text: String) -> String {
-        guard let lastOpen = text.range(of: callOpen, options: .backwards),
-              text[lastOpen.upperBound...].range(of: callClose) == nil,
-              let lastClose = text[..<lastOpen.lowerBound].range(of: callClose, options: .backwards) else { return text }
-        return String(text[..<lastClose.upperBound])
+    /// `text` up to the end of its last complete call when an unterminated one follows it
+    /// (what is re-rendered into the prompt); `text` itself otherwise.
+    package static func trimmingIncompleteCall(_ text: String) -> String {
+        let blocks = callBlocks(in: text)
+        guard blocks.unterminated != nil, let last = blocks.complete.last else { return text }
+        return String(text[..<last.whole.upperBound])
+    }
+
+    /// A complete block: from `<tool_call>` to its `</tool_call>`, and the text between them.
+    private struct CallBlock {
+        var whole: Range<String.Index>
+        var body: Substring
+    }
+
+    /// The complete blocks of `text`, and where an unterminated last block's body starts.
+    ///
+    /// A block ends at the first `</tool_call>` before which its body is a whole JSON value, so
+    /// a string argument that contains `</tool_call>` (the grammar allows any text in strings)
+    /// does not cut the call short. A body that is no JSON value ends at the first close tag.
+    private static func callBlocks(in text: String) -> (complete: [CallBlock], unterminated: String.Index?) {
+        var blocks: [CallBlock] = []
+        var rest = text[...]
+        while let open = rest.range(of: callOpen) {
+            let afterOpen = rest[open.upperBound...]
+            var firstClose: Range<String.Index>?
+            var close: Range<String.Index>?
+            var searchFrom = afterOpen
+            while close == nil, let candidate = searchFrom.range(of: callClose) {
+                if firstClose == nil { firstClose = candidate }
+                if (try? JSONValue(parsing: String(afterOpen[..<candidate.lowerBound]))) != nil { close = candidate }
+                searchFrom = searchFrom[candidate.upperBound...]
+            }
+            guard let close = close ?? firstClose else { return (blocks, afterOpen.startIndex) }
+            blocks.append(CallBlock(whole: open.lowerBound..<close.upperBound, body: afterOpen[..<close.lowerBound]))
+            rest = afterOpen[close.upperBound...]
+        }
+        return (blocks, nil)
     }
 
     private static func parseCall(_ body: String) -> ParsedCall {
