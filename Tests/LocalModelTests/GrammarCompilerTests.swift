@@ -214,3 +214,42 @@ struct GrammarCompilerTests {
         #expect(throws: SchemaError.self) { try compiler.toolCallGrammar(for: [one], maximumCalls: 0) }
     }
 }
+
+/// Number bounds that are not whole, or exclusive, are exact on the grid of fraction digits:
+/// whatever the grammar lets the model write lies inside them (the grammar fuzz target found
+/// `0` accepted under `minimum: 0.5`, and `-2` under `minimum: -1.5`).
+@Suite("Number bounds in grammars")
+struct NumberBoundGrammarTests {
+    static let cases: [(schema: String, accepted: [String], refused: [String])] = [
+        (#"{"type": "number", "minimum": 0.5, "exclusiveMaximum": 2}"#,
+         ["0.5", "0.51", "1", "1.999999", "0.500000"], ["0", "0.4", "0.499999", "2", "2.0", "-1"]),
+        (#"{"type": "number", "minimum": -1.5, "maximum": 2}"#,
+         ["-1.5", "-1.49", "-1", "0", "2", "2.000", "1.25"], ["-2", "-1.6", "-1.500001", "2.000001", "3"]),
+        (#"{"type": "number", "exclusiveMinimum": 0.1, "maximum": 0.2}"#,
+         ["0.100001", "0.2", "0.15"], ["0.1", "0.100000", "0", "0.2000001", "0.200001"]),
+        (#"{"type": "number", "minimum": 0.1}"#, ["0.1", "0.11", "5", "999"], ["0.09", "0", "-0.1"]),
+        (#"{"type": "number", "exclusiveMinimum": -3, "exclusiveMaximum": -2.75}"#,
+         ["-2.9", "-2.750001", "-2.999999"], ["-3", "-2.75", "-2", "-3.000001", "0"]),
+    ]
+
+    @Test(arguments: cases.indices)
+    func theGrammarAcceptsExactlyTheNumbersInside(index: Int) throws {
+        let (source, accepted, refused) = Self.cases[index]
+        let schema = try GenerationSchema(jsonSchema: JSONValue(parsing: source))
+        let grammar = try GrammarCompiler().grammar(for: schema)
+        for text in accepted {
+            #expect(try GrammarOracle.accepts(grammar, text), "\(source) should accept \(text)\n\(grammar.gbnf)")
+            #expect((try? schema.validate(JSONValue(parsing: text))) != nil, "\(source) validates \(text)")
+        }
+        for text in refused {
+            #expect(try !GrammarOracle.accepts(grammar, text), "\(source) should refuse \(text)\n\(grammar.gbnf)")
+        }
+    }
+
+    @Test func boundsThatLeaveNoNumberAreRefused() {
+        let source = #"{"type": "number", "exclusiveMinimum": 1, "maximum": 1}"#
+        #expect(throws: SchemaError.self) {
+            try GrammarCompiler().grammar(for: GenerationSchema(jsonSchema: JSONValue(parsing: source)))
+        }
+    }
+}

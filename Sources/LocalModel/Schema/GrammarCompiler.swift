@@ -10,9 +10,9 @@
 /// optional ones may be left out, and the grammar stays unambiguous (each choice starts with a
 /// different key). Rule names come from property paths and are deterministic.
 ///
-/// Where a grammar can only approximate a schema (non-integral number bounds, exclusive bounds,
-/// oneOf's "exactly one"), the grammar is the looser of the two and `GenerationSchema.validate`
-/// checks the rest.
+/// Number bounds, inclusive or exclusive, are exact on the grid of `maximumFractionDigits`. Where a
+/// grammar can only approximate a schema (oneOf's "exactly one"), the grammar is the looser of the
+/// two and `GenerationSchema.validate` checks the rest.
 public struct GrammarCompiler: Sendable {
     /// Caps applied where the schema is silent.
     public struct Options: Sendable, Hashable {
@@ -213,10 +213,14 @@ private struct RuleBuilder {
         case .number(let minimum, let maximum, let exclusiveMinimum, let exclusiveMaximum):
             let lows = [minimum, exclusiveMinimum].compactMap { $0 }
             let highs = [maximum, exclusiveMaximum].compactMap { $0 }
-            let low = lows.max(), high = highs.min()
-            if let low, let high, low > high { throw .invalid(reason: "the lower bound \(low) is above the upper bound \(high)", path: path) }
             for bound in lows + highs where !bound.isFinite { throw .invalid(reason: "number bounds must be finite", path: path) }
-            return numberBody(low: low, high: high)
+            // The tighter bound on each side; at equal values the exclusive one.
+            let low = Self.tighter(minimum.map { .init(value: $0, isInclusive: true) }, exclusiveMinimum.map { .init(value: $0, isInclusive: false) }, by: >)
+            let high = Self.tighter(maximum.map { .init(value: $0, isInclusive: true) }, exclusiveMaximum.map { .init(value: $0, isInclusive: false) }, by: <)
+            if let low, let high, low.value > high.value || (low.value == high.value && !(low.isInclusive && high.isInclusive)) {
+                throw .invalid(reason: "no number lies between the lower bound \(low.value) and the upper bound \(high.value)", path: path)
+            }
+            return try numberBody(low: low, high: high, path: path)
 
         case .boolean:
             return "\"true\" | \"false\""
@@ -332,16 +336,27 @@ private struct RuleBuilder {
 
     /// A JSON number (no exponent) between the bounds: exact when they are whole numbers,
     /// otherwise the whole part is bounded by the enclosing whole numbers.
-    private func numberBody(low: Double?, high: Double?) -> String {
+    /// Numbers between the bounds, exactly (`DecimalRangeGrammar`); for bounds too large to
+    /// count in steps of the last fraction digit, whole-number bounds inside them.
+    private func numberBody(low: DecimalRangeGrammar.Bound?, high: DecimalRangeGrammar.Bound?, path: String) throws(SchemaError) -> String {
         let digits = options.maximumFractionDigits
         let fraction = digits == 0 ? "" : "(\".\" " + GBNF.repeated("[0-9]", minimum: 1, maximum: digits) + ")?"
-        let zeroFraction = digits == 0 ? "" : "(\".\" " + GBNF.repeated("\"0\"", minimum: 1, maximum: digits) + ")?"
         if low == nil && high == nil { return GBNF.sequence(["\"-\"?", unboundedMagnitude, fraction]) }
+        let cap = IntegerRangeGrammar.power10(options.maximumIntegerDigits) - 1
+        if let exact = DecimalRangeGrammar.expression(low: low, high: high, fractionDigits: digits, largestWhole: cap) { return exact }
 
-        let cap = Double(IntegerRangeGrammar.power10(options.maximumIntegerDigits) - 1)
+        let zeroFraction = digits == 0 ? "" : "(\".\" " + GBNF.repeated("\"0\"", minimum: 1, maximum: digits) + ")?"
         let largest = Double(IntegerRangeGrammar.largestMagnitude)
-        let lowWhole = max((low ?? -cap).rounded(.down), -largest)
-        let highWhole = min((high ?? max(cap, lowWhole)).rounded(.up), largest)
+        func whole(_ bound: DecimalRangeGrammar.Bound?, _ direction: FloatingPointRoundingRule, step: Double) -> Double? {
+            guard let bound else { return nil }
+            let rounded = bound.value.rounded(direction)
+            return rounded == bound.value && !bound.isInclusive ? rounded + step : rounded
+        }
+        let lowWhole = max(whole(low, .up, step: 1) ?? -Double(cap), -largest)
+        let highWhole = min(whole(high, .down, step: -1) ?? max(Double(cap), lowWhole), largest)
+        guard lowWhole <= highWhole else {
+            throw .invalid(reason: "no number with at most \(digits) fraction digits lies between the bounds", path: path)
+        }
         // Magnitudes a...b: any fraction below b, and b itself only with zeros after the point.
         func magnitudes(_ a: Int, _ b: Int) -> String {
             var alternatives: [String] = []
@@ -357,5 +372,12 @@ private struct RuleBuilder {
             alternatives.append(magnitudes(Int(max(lowWhole, 0)), Int(highWhole)))
         }
         return alternatives.joined(separator: " | ")
+    }
+
+    /// Of two optional bounds, the one `isTighter` prefers by value; the exclusive one at equal values.
+    private static func tighter(_ inclusive: DecimalRangeGrammar.Bound?, _ exclusive: DecimalRangeGrammar.Bound?,
+                                by isTighter: (Double, Double) -> Bool) -> DecimalRangeGrammar.Bound? {
+        guard let inclusive, let exclusive else { return inclusive ?? exclusive }
+        return isTighter(inclusive.value, exclusive.value) ? inclusive : exclusive
     }
 }
