@@ -178,6 +178,29 @@ final class LlamaModelHandle: @unchecked Sendable {
 
     private func valid(_ token: llama_token) -> Token? { token == LLAMA_TOKEN_NULL ? nil : token }
 
+    /// The tokens whose text is not whole UTF-8 on its own (pieces of a character, or bytes),
+    /// with their bytes — the only ones `UTF8Continuation` must look at — and a token for each
+    /// byte the vocabulary spells alone. Read once, on first use.
+    var bytePieces: BytePieces {
+        bytePiecesCache.withLock { cached in
+            if let cached { return cached }
+            var pieces = BytePieces()
+            for token in 0..<Token(vocabularySize) where !isControl(token) {
+                let bytes = pieceBytes(token, renderSpecial: false)
+                if !UTF8Continuation.isWholeText(bytes) { pieces.partial[token] = bytes }
+                if bytes.count == 1, pieces.tokenOfByte[bytes[0]] == nil { pieces.tokenOfByte[bytes[0]] = token }
+            }
+            cached = pieces
+            return pieces
+        }
+    }
+    private let bytePiecesCache = Mutex<BytePieces?>(nil)
+
+    struct BytePieces: Sendable {
+        var partial: [Token: [UInt8]] = [:]
+        var tokenOfByte: [UInt8: Token] = [:]
+    }
+
     /// Calls a llama "write into buf, return the length" function, growing the buffer once.
     private func readString(_ call: (UnsafeMutablePointer<CChar>, Int) -> Int32) -> String? {
         var capacity = 256
@@ -338,6 +361,10 @@ final class LlamaSampler {
     /// The token `sample` returned after checking it against the active grammar, so `accept`
     /// does not check it again.
     private var grammarCheckedToken: Token?
+    /// Where the grammar's output stands in UTF-8, and the tokens that can move it (see
+    /// `UTF8Continuation`): under a grammar every token keeps the output valid UTF-8.
+    private var utf8 = UTF8Continuation()
+    private let bytePieces: LlamaModelHandle.BytePieces
 
     /// A completed trigger: the tokens to feed the grammar, and whether it can take them.
     private typealias Trigger = (tokens: [Token], startsGrammar: Bool)
@@ -380,6 +407,7 @@ final class LlamaSampler {
         }
         self.candidates = []
         self.candidates.reserveCapacity(model.vocabularySize)
+        self.bytePieces = constraint == nil ? .init() : model.bytePieces
     }
 
     deinit {
@@ -425,7 +453,7 @@ final class LlamaSampler {
         // A lazy grammar constrains nothing before its trigger, except the token that completes it.
         if let watch = triggerWatch { return validTriggering(chosen, watch: watch, logits: logits) }
         guard let grammar else { return chosen }
-        if grammarAllows(grammar, chosen, logit: 1) { return grammarChecked(chosen) }
+        if keepsUTF8(chosen), grammarAllows(grammar, chosen, logit: 1) { return grammarChecked(chosen) }
         if let bestCandidates {
             fillCandidates(logits)
             if let token = greedyAmongBest(grammar, bestCandidates) { return grammarChecked(token) }
@@ -457,13 +485,13 @@ final class LlamaSampler {
             }
         }
         guard let best else {
-            if let end = model.endOfSequence ?? model.endOfTurn, grammarAllows(grammar, end, logit: 0) { return end }
+            if let end = model.endOfSequence ?? model.endOfTurn, keepsUTF8(end), grammarAllows(grammar, end, logit: 0) { return end }
             if unscored > 0 {
                 throw .noTokenAllowed(reason: "the model scores every token the grammar allows as NaN, so its weights are damaged; download the model again and check its sha256")
             }
             throw .noTokenAllowed(reason: "the grammar allows no token of this model's vocabulary here; check the grammar, or the schema it was compiled from")
         }
-        if let token = select(chain, in: &candidates)?.token, grammarAllows(grammar, token, logit: 1) { return token }
+        if let token = select(chain, in: &candidates)?.token, keepsUTF8(token), grammarAllows(grammar, token, logit: 1) { return token }
         return best.token
     }
 
@@ -479,7 +507,7 @@ final class LlamaSampler {
         }
         guard let floor = window.map(\.logit).min() else { return nil }
         llama_sampler_apply_to(grammar, &window)
-        window.removeAll { !$0.logit.isFinite }
+        window.removeAll { !$0.logit.isFinite || !keepsUTF8($0.id) }
         guard let (token, logit) = select(chain, in: &window), logit >= floor else { return nil }
         return token
     }
@@ -496,6 +524,41 @@ final class LlamaSampler {
                 llama_sampler_apply(grammar, &array)
             }
         }
+        for index in candidates.indices where candidates[index].logit > -.infinity && !keepsUTF8(candidates[index].id) {
+            candidates[index].logit = -.infinity
+        }
+    }
+
+    /// Whether the grammar's output stays valid UTF-8 after `token`, and a character it leaves
+    /// unfinished can be finished with bytes the grammar allows (llama.cpp's grammar lets `E0`
+    /// start `é` as an overlong form, which valid UTF-8 can never finish).
+    private func keepsUTF8(_ token: Token) -> Bool {
+        guard let grammar else { return true }
+        return Self.keepsUTF8(token, after: utf8, grammar: grammar, pieces: bytePieces)
+    }
+
+    private static func keepsUTF8(_ token: Token, after state: UTF8Continuation, grammar: SamplerPointer,
+                                  pieces: LlamaModelHandle.BytePieces) -> Bool {
+        guard let bytes = pieces.partial[token] else { return state.isBetweenCharacters }
+        guard let after = state.advanced(by: bytes) else { return false }
+        guard !after.isBetweenCharacters else { return true }
+        let copy = llama_sampler_clone(grammar)!
+        defer { llama_sampler_free(copy) }
+        llama_sampler_accept(copy, token)
+        return canFinishCharacter(copy, from: after, tokenOfByte: pieces.tokenOfByte)
+    }
+
+    /// Whether some bytes the grammar allows finish the character in progress as valid UTF-8.
+    private static func canFinishCharacter(_ grammar: SamplerPointer, from state: UTF8Continuation, tokenOfByte: [UInt8: Token]) -> Bool {
+        for byte in state.nextBytes {
+            guard let token = tokenOfByte[byte], let next = state.advanced(by: [byte]), grammarAllows(grammar, token, logit: 0) else { continue }
+            if next.isBetweenCharacters { return true }
+            let copy = llama_sampler_clone(grammar)!
+            defer { llama_sampler_free(copy) }
+            llama_sampler_accept(copy, token)
+            if canFinishCharacter(copy, from: next, tokenOfByte: tokenOfByte) { return true }
+        }
+        return false
     }
 
     /// Feeds the chosen token to the chain's state (penalties) and to the grammar. The one place
@@ -509,6 +572,7 @@ final class LlamaSampler {
         }
         llama_sampler_accept(chain, token)
         llama_sampler_accept(grammar, token)
+        utf8 = bytePieces.partial[token].flatMap { utf8.advanced(by: $0) } ?? UTF8Continuation()
     }
 
     /// `accept` without a grammar, or while a lazy grammar waits for its trigger.
@@ -662,6 +726,40 @@ final class LlamaSampler {
         }
         guard let end = model.endOfSequence ?? model.endOfTurn else { return true }
         return grammarAllows(sampler, end, logit: 0)
+    }
+
+    /// A walk through one text the grammar accepts, one single-byte token at a time (so the walk
+    /// can reach every text): before each step the sampler's own rules (llama.cpp's grammar, and
+    /// valid UTF-8) mark which bytes may come next, and whether the end may, and `choose`
+    /// picks an allowed byte, or nil to end where the end is allowed.
+    static func walk(model: LlamaModelHandle, gbnf: String, root: String, maximumBytes: Int,
+                     choose: (_ allowed: [UInt8], _ mayEnd: Bool) -> UInt8?) throws(LocalModelError) -> GrammarWalk {
+        let sampler = try makeGrammar(model: model, constraint: GrammarConstraint(gbnf: gbnf, root: root))
+        defer { llama_sampler_free(sampler) }
+        let pieces = model.bytePieces
+        let steps = pieces.tokenOfByte.sorted { $0.key < $1.key }.map { (byte: $0.key, token: $0.value) }
+        let end = model.endOfSequence ?? model.endOfTurn
+        var text: [UInt8] = []
+        var utf8 = UTF8Continuation()
+        while text.count <= maximumBytes {
+            var candidates = steps.map { llama_token_data(id: $0.token, logit: 0, p: 0) }
+            if let end { candidates.append(llama_token_data(id: end, logit: 0, p: 0)) }
+            llama_sampler_apply_to(sampler, &candidates)
+            // The sampler's rule: every step keeps the text valid UTF-8.
+            let allowed = zip(steps, candidates).filter { step, candidate in
+                candidate.logit.isFinite && keepsUTF8(step.token, after: utf8, grammar: sampler, pieces: pieces)
+            }.map(\.0)
+            let mayEnd = utf8.isBetweenCharacters && (end == nil || candidates.last?.logit.isFinite == true)
+            guard !allowed.isEmpty || mayEnd else { return .deadEnd(text) }
+            let chosen = choose(allowed.map(\.byte), mayEnd)
+            if chosen == nil, mayEnd { return .accepted(text) }
+            // A choice the grammar does not allow takes the first allowed byte instead.
+            guard let step = allowed.first(where: { $0.byte == chosen }) ?? allowed.first else { return .accepted(text) }
+            llama_sampler_accept(sampler, step.token)
+            text.append(step.byte)
+            utf8 = utf8.advanced(by: [step.byte]) ?? UTF8Continuation()
+        }
+        return .tooLong(text)
     }
 
     private static func grammarAllows(_ grammar: SamplerPointer, _ token: Token, logit: Float) -> Bool {

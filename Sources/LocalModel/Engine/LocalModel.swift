@@ -113,6 +113,16 @@ public final class LocalModel: Sendable {
         return try LlamaSampler.accepts(model: handle, gbnf: gbnf, root: root, tokens: tokens)
     }
 
+    /// Walks one text the grammar accepts, one byte at a time, with the sampler's rules
+    /// deciding at each step which bytes may come next and `choose` picking among them (nil to
+    /// end, which the walk honours only where the grammar may end). The fuzz target for the
+    /// grammar compiler uses it to check that whatever a grammar lets the model write fits the
+    /// schema.
+    package func walkGrammar(_ gbnf: String, root: String = "root", maximumBytes: Int,
+                             choose: (_ allowed: [UInt8], _ mayEnd: Bool) -> UInt8?) throws(LocalModelError) -> GrammarWalk {
+        try LlamaSampler.walk(model: handle, gbnf: gbnf, root: root, maximumBytes: maximumBytes, choose: choose)
+    }
+
     /// llama.cpp's built-in rendering of a conversation with `template` (by default the
     /// model's own); nil when llama.cpp does not recognise the template. Used to check
     /// `ChatTemplate` byte for byte.
