@@ -56,6 +56,8 @@ let package = Package(
         .executableTarget(name: "fuzz-corpus", dependencies: ["SearchIndex", "FuzzDriver"], path: "Fuzz/corpus", exclude: ["seeds"]),
         .executableTarget(name: "fuzz-gguf", dependencies: ["LocalModel", "FuzzDriver"], path: "Fuzz/gguf", exclude: ["seeds"]),
         .executableTarget(name: "fuzz-grammar", dependencies: ["LocalModel", "FuzzDriver"], path: "Fuzz/grammar", exclude: ["seeds"]),
+        .executableTarget(name: "fuzz-tool-call", dependencies: ["LocalModel", "FuzzDriver"], path: "Fuzz/tool-call", exclude: ["seeds"]),
+        .executableTarget(name: "fuzz-html", dependencies: ["SearchIndex", "FuzzDriver"], path: "Fuzz/html", exclude: ["seeds"]),
 
         .testTarget(name: "TokenBudgetTests", dependencies: ["TokenBudget"]),
         .testTarget(name: "LocalModelTests", dependencies: ["LocalModel"]),

@@ -1,29 +1,93 @@
-// Fuzz target: a JSON Schema becomes a GenerationSchema and the GBNF compiler's grammars (plain and tool
-// call) are accepted by llama.cpp's own grammar parser; bad schemas throw typed errors.
-// FuzzDriver runs it under libFuzzer (scripts/fuzz.sh) or replays files given as arguments.
+// Fuzz target: a JSON Schema becomes a GenerationSchema, and the GBNF compiler's grammars (plain
+// and tool call) are accepted by llama.cpp's own grammar parser; then random walks through each
+// grammar, llama.cpp deciding every byte, must end in text that fits the schema: a JSON value
+// the schema validates, and tool calls that parse and whose arguments it validates. Bad schemas
+// throw typed errors. FuzzDriver runs it under libFuzzer (scripts/fuzz.sh) or replays files given
+// as arguments.
 import Foundation
 import FuzzDriver
 import LocalModel
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
-    let text = String(decoding: UnsafeBufferPointer(start: data, count: size), as: UTF8.self)
+    let input = UnsafeBufferPointer(start: data, count: size)
+    let text = String(decoding: input, as: UTF8.self)
     guard let json = try? JSONValue(parsing: text), let schema = try? GenerationSchema(jsonSchema: json) else { return 0 }
     let compiler = GrammarCompiler()
-    var grammars: [Grammar] = []
-    if let grammar = try? compiler.grammar(for: schema) { grammars.append(grammar) }
-    if let grammar = try? compiler.toolCallGrammar(for: [.init(name: "fuzz_tool", arguments: schema)]) { grammars.append(grammar) }
-    for grammar in grammars {
-        do {
-            try grammarModel.validateGrammar(grammar.gbnf, root: grammar.root)
-        } catch {
-            // An emitted grammar llama.cpp refuses is a compiler bug: report it as a crash.
-            FileHandle.standardError.write(Data("llama.cpp refused the grammar for \(text):\n\(error)\n\(grammar.gbnf)\n".utf8))
-            abort()
+    var random = FuzzRandom(seedingFrom: input)
+    if let grammar = try? compiler.grammar(for: schema) {
+        walk(grammar, schemaText: text, random: &random) { output in
+            guard let value = try? JSONValue(parsing: output) else { return "it is not JSON" }
+            do { try schema.validate(value) } catch { return "the schema refuses it: \(error)" }
+            return nil
+        }
+    }
+    if let grammar = try? compiler.toolCallGrammar(for: [.init(name: "fuzz_tool", arguments: schema)]) {
+        walk(grammar, schemaText: text, random: &random) { output in
+            let calls = ToolCallFormat.parseCalls(in: output)
+            if calls.isEmpty { return "it holds no call" }
+            for call in calls {
+                guard case .call(let name, let arguments) = call else { return "a call does not parse: \(call)" }
+                if name != "fuzz_tool" { return "a call names \(name)" }
+                do { try schema.validate(arguments) } catch { return "the schema refuses a call's arguments: \(error)" }
+            }
+            return nil
         }
     }
     return 0
 }
+
+/// Checks that llama.cpp accepts `grammar`, then walks it a few times and hands each text it
+/// accepts to `problem`, which says what is wrong with it (nil: nothing). Anything wrong is a
+/// compiler bug, reported as a crash.
+func walk(_ grammar: Grammar, schemaText: String, random: inout FuzzRandom, problem: (String) -> String?) {
+    func fail(_ message: String) -> Never {
+        FileHandle.standardError.write(Data("\(message)\nschema: \(schemaText)\ngrammar:\n\(grammar.gbnf)\n".utf8))
+        abort()
+    }
+    do {
+        try grammarModel.validateGrammar(grammar.gbnf, root: grammar.root)
+    } catch {
+        fail("llama.cpp refused the grammar: \(error)")
+    }
+    for _ in 0..<walksPerGrammar {
+        var length = 0
+        let walk: GrammarWalk
+        do {
+            walk = try grammarModel.walkGrammar(grammar.gbnf, root: grammar.root, maximumBytes: 4096) { allowed, mayEnd in
+                defer { length += 1 }
+                return choose(from: allowed, mayEnd: mayEnd, length: length, random: &random)
+            }
+        } catch {
+            fail("llama.cpp refused the grammar on a walk: \(error)")
+        }
+        switch walk {
+        case .accepted(let bytes):
+            let output = String(decoding: bytes, as: UTF8.self)
+            if let problem = problem(output) {
+                fail("the grammar accepts \(output.debugDescription) (bytes \(bytes.map { String($0, radix: 16) }.joined(separator: " "))), but \(problem)")
+            }
+        case .deadEnd(let bytes):
+            fail("the grammar allows \(String(decoding: bytes, as: UTF8.self).debugDescription) and then nothing")
+        case .tooLong:
+            continue
+        }
+    }
+}
+
+let walksPerGrammar = 4
+
+/// Ends where the grammar may end (three times in four), otherwise a random allowed byte; past
+/// 48 bytes, one that closes a string, object or array when it can, so walks tend to finish.
+func choose(from allowed: [UInt8], mayEnd: Bool, length: Int, random: inout FuzzRandom) -> UInt8? {
+    if mayEnd, allowed.isEmpty || random.next() % 4 != 0 { return nil }
+    if length > 48, random.next() % 2 == 0, let closer = allowed.filter({ closers.contains($0) }).randomElement(using: &random) {
+        return closer
+    }
+    return allowed.randomElement(using: &random)
+}
+
+let closers: Set<UInt8> = Set("\"}]".utf8)
 
 /// The default model, vocabulary only: llama.cpp's grammar parser needs a vocabulary.
 /// LANTERN_FUZZ_MODEL overrides the path.

@@ -4,7 +4,7 @@ import Foundation
 /// are, HTML with tags, scripts and styles stripped, PDF through `pdftotext` (poppler-utils) run
 /// as a child process with a timeout. Invalid UTF-8 becomes U+FFFD and NUL bytes are dropped:
 /// never fatal.
-struct FileTextExtractor: Sendable {
+package struct FileTextExtractor: Sendable {
     enum Kind: Sendable, Equatable { case text, markdown, source, html, pdf, binary, unknown }
 
     /// Why a file's text could not be read; reported, never thrown out of a refresh.
@@ -97,7 +97,7 @@ struct FileTextExtractor: Sendable {
     }
 
     /// HTML to text: drops script/style/comments and tags, decodes common entities, keeps `<title>`.
-    static func stripHTML(_ html: String) -> (text: String, title: String?) {
+    package static func stripHTML(_ html: String) -> (text: String, title: String?) {
         var text = html
         let title = text.range(of: "<title[^>]*>([^<]*)</title>", options: [.regularExpression, .caseInsensitive]).map {
             String(text[$0]).replacingOccurrences(of: "<[^>]+>", with: "", options: .regularExpression)
