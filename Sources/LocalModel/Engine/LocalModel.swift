@@ -103,14 +103,14 @@ public final class LocalModel: Sendable {
     /// Checks that llama.cpp's own GBNF parser accepts `gbnf`; throws `.invalidGrammar` with
     /// the parser's complaint otherwise.
     public func validateGrammar(_ gbnf: String, root: String = "root") throws(LocalModelError) {
-        try LlamaSampler.validate(model: handle, gbnf: gbnf, root: root)
+        try LlamaGrammar.validate(model: handle, gbnf: gbnf, root: root)
     }
 
     /// Whether the grammar accepts `text` exactly, as llama.cpp would enforce it token by token
     /// (the text is tokenized with this model's vocabulary).
     public func grammar(_ gbnf: String, root: String = "root", accepts text: String) throws(LocalModelError) -> Bool {
         let tokens = try handle.tokenize(text, addSpecial: false, parseSpecial: false)
-        return try LlamaSampler.accepts(model: handle, gbnf: gbnf, root: root, tokens: tokens)
+        return try LlamaGrammar.accepts(model: handle, gbnf: gbnf, root: root, tokens: tokens)
     }
 
     /// Walks one text the grammar accepts, one byte at a time, with the sampler's rules
@@ -120,7 +120,7 @@ public final class LocalModel: Sendable {
     /// schema.
     package func walkGrammar(_ gbnf: String, root: String = "root", maximumBytes: Int,
                              choose: (_ allowed: [UInt8], _ mayEnd: Bool) -> UInt8?) throws(LocalModelError) -> GrammarWalk {
-        try LlamaSampler.walk(model: handle, gbnf: gbnf, root: root, maximumBytes: maximumBytes, choose: choose)
+        try LlamaGrammar.walk(model: handle, gbnf: gbnf, root: root, maximumBytes: maximumBytes, choose: choose)
     }
 
     /// llama.cpp's built-in rendering of a conversation with `template` (by default the

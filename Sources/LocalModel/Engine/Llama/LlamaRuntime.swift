@@ -1,0 +1,106 @@
+import CLlama
+import Foundation
+import Synchronization
+
+/// Process-wide llama.cpp state: backends are loaded and initialised once, and llama's log goes
+/// through a capture buffer so that a failed load can say *why* (llama.cpp only returns NULL).
+enum LlamaRuntime {
+    private static let logLines = Mutex<[String]>([])
+    private static let echoLog = ProcessInfo.processInfo.environment["LANTERN_LLAMA_LOG"] == "1"
+
+    /// The environment variable that makes ggml run one named CPU backend variant (`haswell`,
+    /// `x64`, `zen4`, ...) instead of the best one this CPU can run: another machine's kernels,
+    /// and so its arithmetic, on this one (tests and benchmarks use it).
+    static let cpuVariantVariable = "LANTERN_GGML_CPU_VARIANT"
+
+    /// Loads every ggml backend that is installed (CPU variants, Vulkan, CUDA), swaps in the CPU
+    /// variant `LANTERN_GGML_CPU_VARIANT` names, and initialises llama.cpp. Evaluated once, on
+    /// first use, from any thread.
+    private static let initialization: Result<String?, LocalModelError> = {
+        llama_log_set({ level, text, _ in
+            guard let text else { return }
+            let line = String(cString: text)
+            if LlamaRuntime.echoLog { FileHandle.standardError.write(Data(line.utf8)) }
+            if level == GGML_LOG_LEVEL_ERROR || level == GGML_LOG_LEVEL_WARN {
+                LlamaRuntime.logLines.withLock { lines in
+                    lines.append(line.trimmingCharacters(in: .whitespacesAndNewlines))
+                    if lines.count > 64 { lines.removeFirst(lines.count - 64) }
+                }
+            }
+        }, nil)
+        // llama.cpp ends the process on an internal error (GGML_ABORT, an uncaught C++
+        // exception), and by default ggml first attaches gdb, whose backtrace goes to stdout,
+        // where `ask --json` writes its one JSON object. The message goes to stderr instead and
+        // no debugger is started (LANTERN_LLAMA_LOG=1 keeps ggml's backtraces, for debugging).
+        ggml_set_abort_callback { message in
+            let text = message.map { String(cString: $0) } ?? "unknown error"
+            FileHandle.standardError.write(Data("llama.cpp stopped the process: \(text)\n".utf8))
+        }
+        if !LlamaRuntime.echoLog { setenv("GGML_NO_BACKTRACE", "1", 0) }
+        ggml_backend_load_all()
+        llama_backend_init()
+        let loaded = CPUBackendLibrary.mappedPath()
+        guard let wanted = ProcessInfo.processInfo.environment[cpuVariantVariable], !wanted.isEmpty else { return .success(loaded) }
+        return Result { () throws(LocalModelError) in try CPUBackendLibrary.select(wanted, replacing: loaded) }
+    }()
+
+    /// Makes sure the backends are loaded; throws when the CPU variant asked for cannot run.
+    static func initialize() throws(LocalModelError) { _ = try initialization.get() }
+
+    /// The file of the CPU backend variant in use; nil when it is built into ggml, or when the
+    /// variant asked for could not be loaded.
+    static var cpuBackendPath: String? { try? initialization.get() }
+
+    /// Makes sure the backends are loaded, for callers that only list what loaded.
+    static func loadBackends() { _ = initialization }
+
+    /// Errors and warnings llama.cpp logged while `body` ran (loads are serialised for this).
+    static func capturingLog<T>(_ body: () -> T) -> (T, [String]) {
+        loadBackends()
+        return loadLock.withLock { _ in
+            logLines.withLock { $0.removeAll() }
+            let result = body()
+            return (result, logLines.withLock { $0 })
+        }
+    }
+    private static let loadLock = Mutex<Void>(())
+
+    /// How ggml type `type` stores values: `elements` values per block of `bytes` bytes (1 and
+    /// 4 for F32, 32 and 18 for Q4_0); nil for a type this ggml does not know.
+    static func tensorBlock(type: UInt32) -> (elements: Int64, bytes: Int64)? {
+        guard type < UInt32(GGML_TYPE_COUNT.rawValue) else { return nil }
+        let ggmlType = ggml_type(rawValue: type)
+        let blockSize = Int64(ggml_blck_size(ggmlType))
+        let typeSize = Int64(ggml_type_size(ggmlType))
+        guard blockSize > 0, typeSize > 0 else { return nil }
+        return (blockSize, typeSize)
+    }
+
+    /// The ggml devices that loaded on this machine (always at least the CPU).
+    static func devices() -> [BackendDevice] {
+        loadBackends()
+        return (0..<ggml_backend_dev_count()).compactMap { index in
+            guard let device = ggml_backend_dev_get(index) else { return nil }
+            let kind: BackendDevice.Kind
+            switch ggml_backend_dev_type(device) {
+            case GGML_BACKEND_DEVICE_TYPE_CPU: kind = .cpu
+            case GGML_BACKEND_DEVICE_TYPE_GPU: kind = .gpu
+            case GGML_BACKEND_DEVICE_TYPE_IGPU: kind = .integratedGPU
+            default: kind = .accelerator
+            }
+            return BackendDevice(
+                name: String(cString: ggml_backend_dev_name(device)),
+                description: String(cString: ggml_backend_dev_description(device)),
+                kind: kind)
+        }
+    }
+
+    static var supportsGPUOffload: Bool { loadBackends(); return llama_supports_gpu_offload() }
+
+    /// Throws when `layers` > 0 are to go to a GPU but no loaded backend can take them: llama.cpp
+    /// would silently keep them on the CPU, and the user would believe the GPU is in use.
+    static func requireGPUOffload(layers: Int) throws(LocalModelError) {
+        guard layers > 0, !supportsGPUOffload else { return }
+        throw .gpuOffloadUnavailable(requestedLayers: layers, devices: devices().map(\.name))
+    }
+}
