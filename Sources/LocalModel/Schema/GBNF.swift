@@ -3,19 +3,9 @@
 enum GBNF {
     /// `text` as a GBNF string literal, quotes included.
     static func literal(_ text: String) -> String {
-        var out = "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            default:
-                if scalar.value < 0x20 || scalar.value == 0x7F { out += hex(scalar.value) } else { out.unicodeScalars.append(scalar) }
-            }
-        }
-        return out + "\""
+        var out = ""
+        QuotedText.write(text, to: &out, controlEscape: hex)
+        return out
     }
 
     /// A character class from inclusive scalar ranges; `negated` for `[^…]`.
