@@ -102,13 +102,13 @@ public final class LocalModel: Sendable {
 
     /// Checks that llama.cpp's own GBNF parser accepts `gbnf`; throws `.invalidGrammar` with
     /// the parser's complaint otherwise.
-    public func validateGrammar(_ gbnf: String, root: String = "root") throws(LocalModelError) {
+    package func validateGrammar(_ gbnf: String, root: String = "root") throws(LocalModelError) {
         try LlamaGrammar.validate(model: handle, gbnf: gbnf, root: root)
     }
 
     /// Whether the grammar accepts `text` exactly, as llama.cpp would enforce it token by token
     /// (the text is tokenized with this model's vocabulary).
-    public func grammar(_ gbnf: String, root: String = "root", accepts text: String) throws(LocalModelError) -> Bool {
+    package func grammar(_ gbnf: String, root: String = "root", accepts text: String) throws(LocalModelError) -> Bool {
         let tokens = try handle.tokenize(text, addSpecial: false, parseSpecial: false)
         return try LlamaGrammar.accepts(model: handle, gbnf: gbnf, root: root, tokens: tokens)
     }
@@ -126,7 +126,7 @@ public final class LocalModel: Sendable {
     /// llama.cpp's built-in rendering of a conversation with `template` (by default the
     /// model's own); nil when llama.cpp does not recognise the template. Used to check
     /// `ChatTemplate` byte for byte.
-    public func referenceChatRendering(_ messages: [ChatMessage], template: String? = nil, addAssistantPrefix: Bool = true) -> String? {
+    package func referenceChatRendering(_ messages: [ChatMessage], template: String? = nil, addAssistantPrefix: Bool = true) -> String? {
         guard let template = template ?? info.chatTemplate else { return nil }
         return handle.applyChatTemplate(template, messages: messages.map { ($0.role.rawValue, $0.content) },
                                         addAssistantPrefix: addAssistantPrefix)
