@@ -45,6 +45,15 @@ enum SchemaSketch {
             text = literal(value)
         case .reference(let name):
             text = name
+        case .formatted(let format):
+            text = "string(\(format.rawValue))"
+        case .dictionary(let values, let maxProperties):
+            text = "{string: " + render(values) + "}" + parenthesized(length(nil, maxProperties, unit: "keys"))
+        case .tuple(let prefix, let rest, let maxItems):
+            text = "[" + (prefix.map(render) + [rest.map { render($0) + "…" }].compactMap { $0 }).joined(separator: ", ") + "]"
+                + parenthesized(length(nil, maxItems, unit: "items"))
+        case .anyValue:
+            text = "any"
         }
         if let description = schema.description { text += " /* \(description) */" }
         return text

@@ -41,7 +41,7 @@ enum StageArgumentSchema {
             let kept = alternatives.compactMap { narrowed($0, to: phrases) }
             guard !kept.isEmpty else { return nil }
             result.kind = .oneOf(kept)
-        case .integer, .number, .boolean, .null, .enumeration, .constant, .reference:
+        case .integer, .number, .boolean, .null, .enumeration, .constant, .reference, .formatted, .dictionary, .tuple, .anyValue:
             break
         }
         var definitions: [GenerationSchema.Definition] = []

@@ -56,6 +56,9 @@ struct GrammarCompilerTests {
         }
         for text in entry.invalid {
             #expect(try !GrammarOracle.accepts(grammar, text), "\(entry.name): accepted \(text)")
+            if let value = try? JSONValue(parsing: text) {
+                #expect(throws: SchemaValidationError.self, "\(entry.name): validator accepted \(text)") { try schema.validate(value) }
+            }
         }
     }
 

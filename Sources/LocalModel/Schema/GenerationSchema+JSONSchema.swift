@@ -66,6 +66,23 @@ extension GenerationSchema {
         case .reference(let name):
             put("$ref", .string("#/$defs/" + name))
             put("description", description.map(JSONValue.string))
+        case .formatted(let format):
+            put("type", "string")
+            put("description", description.map(JSONValue.string))
+            put("format", .string(format.rawValue))
+        case .dictionary(let values, let maxProperties):
+            put("type", "object")
+            put("description", description.map(JSONValue.string))
+            put("additionalProperties", values.kind == .anyValue && values.description == nil ? .bool(true) : values.jsonSchema)
+            put("maxProperties", maxProperties.map(JSONValue.int))
+        case .tuple(let prefix, let rest, let maxItems):
+            put("type", "array")
+            put("description", description.map(JSONValue.string))
+            put("prefixItems", .array(prefix.map(\.jsonSchema)))
+            put("items", rest?.jsonSchema ?? .bool(false))
+            put("maxItems", maxItems.map(JSONValue.int))
+        case .anyValue:
+            put("description", description.map(JSONValue.string))
         }
         if !definitions.isEmpty {
             put("$defs", .object(JSONObject(definitions.map { ($0.name, $0.schema.jsonSchema) })))
@@ -76,12 +93,17 @@ extension GenerationSchema {
     /// Reads a JSON Schema, so callers can pass raw schemas (an MCP tool's, an OpenAI-style
     /// function's). Throws naming the first keyword Lantern cannot honour and where it is.
     ///
-    /// Accepted: `type` (one, or one plus `"null"`), `description`, `enum`, `const`, `anyOf`,
-    /// `oneOf`, `$ref` to `#/$defs/…` or `#/definitions/…`, `$defs`/`definitions`, string
-    /// `minLength`/`maxLength`/`pattern`, number and integer `minimum`/`maximum`/exclusive
-    /// bounds, array `items`/`minItems`/`maxItems`, object `properties`/`required` and
-    /// `additionalProperties: false`. Annotations (`title`, `examples`, `default`, `$schema`,
-    /// `$id`, `$comment`) are ignored. Patterns are taken to match the whole string.
+    /// Accepted: `type` (one, or a list: `["string", "null"]` and any other combination, read as
+    /// `anyOf`), no `type` (inferred from the keywords present, else any value), `true`,
+    /// `description`, `enum`, `const`, `anyOf`, `oneOf`, `$ref` to `#/$defs/…` or
+    /// `#/definitions/…`, `$defs`/`definitions`, string `minLength`/`maxLength`/`pattern`/`format`
+    /// (date, date-time, time, uuid, email and uri are generated to their syntax; other formats
+    /// are annotations), number and integer `minimum`/`maximum`/exclusive bounds, array
+    /// `items`/`minItems`/`maxItems` and `prefixItems` (a tuple: every prefix item is written),
+    /// object `properties`/`required`/`additionalProperties`/`maxProperties` (listed properties
+    /// are generated closed; without them an object is a map of its `additionalProperties`, or of
+    /// any values). Annotations (`title`, `examples`, `default`, `$schema`, `$id`, `$comment`)
+    /// are ignored. Patterns are taken to match the whole string.
     public init(jsonSchema: JSONValue) throws(SchemaError) {
         self = try JSONSchemaReader.read(jsonSchema, path: "#")
     }
@@ -93,9 +115,8 @@ private enum JSONSchemaReader {
 
     static func read(_ json: JSONValue, path: String) throws(SchemaError) -> GenerationSchema {
         guard case .object(let object) = json else {
-            if json == .bool(true) {
-                throw .unsupported(construct: "true (any value)", path: path, hint: "give the value a type so it can be generated")
-            }
+            if json == .bool(true) { return .anyValue() }
+            if json == .bool(false) { throw .invalid(reason: "the schema false admits no value", path: path) }
             throw .invalid(reason: "a schema must be an object, found \(json.jsonString)", path: path)
         }
         var used: Set<String> = annotations.union(["description", "$defs", "definitions"])
@@ -149,16 +170,22 @@ private enum JSONSchemaReader {
             case .array(let items): names = items.compactMap(\.stringValue)
             default: throw .invalid(reason: "type must be a string or an array of strings", path: path + "/type")
             }
-            if names.count > 1, names.contains("null") {
+            if names.count == 2, names.contains("null") {
                 nullable = true
                 names.removeAll { $0 == "null" }
             }
-            guard names.count == 1, let name = names.first else {
-                throw .unsupported(construct: "type \(type.jsonString)", path: path + "/type", hint: "use one type (optionally with \"null\"), or anyOf for several")
+            guard !names.isEmpty else { throw .invalid(reason: "type must name at least one type", path: path + "/type") }
+            if names.count == 1 {
+                kind = try readTyped(names[0], object, path: path, take: take)
+            } else {
+                var alternatives: [GenerationSchema] = []
+                for name in names { alternatives.append(GenerationSchema(kind: try readTyped(name, object, path: path, take: take))) }
+                kind = .anyOf(alternatives)
             }
+        } else if let name = inferredType(object) {
             kind = try readTyped(name, object, path: path, take: take)
         } else {
-            throw .unsupported(construct: "a schema without type, enum, const, anyOf, oneOf or $ref", path: path, hint: "say what type of value this is")
+            kind = .anyValue
         }
 
         for key in object.keys where !used.contains(key) {
@@ -168,14 +195,31 @@ private enum JSONSchemaReader {
         return GenerationSchema(kind: kind, description: description, definitions: definitions)
     }
 
+    /// The type a schema without `type` has by its keywords, or nil for any value.
+    private static func inferredType(_ object: JSONObject) -> String? {
+        let byKeyword: [(type: String, keywords: [String])] = [
+            ("object", ["properties", "additionalProperties", "required", "maxProperties"]),
+            ("array", ["items", "prefixItems", "minItems", "maxItems"]),
+            ("string", ["minLength", "maxLength", "pattern", "format"]),
+            ("number", ["minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum"]),
+        ]
+        return byKeyword.first { entry in entry.keywords.contains { object[$0] != nil } }?.type
+    }
+
     private static func readTyped(_ name: String, _ object: JSONObject, path: String,
                                   take: (String) -> JSONValue?) throws(SchemaError) -> GenerationSchema.Kind {
         switch name {
         case "string":
             let pattern = try optionalString(take("pattern"), path: path + "/pattern")
-            return .string(minLength: try optionalCount(take("minLength"), path: path + "/minLength"),
-                           maxLength: try optionalCount(take("maxLength"), path: path + "/maxLength"),
-                           pattern: pattern.map(PatternTranslator.unanchored))
+            let minLength = try optionalCount(take("minLength"), path: path + "/minLength")
+            let maxLength = try optionalCount(take("maxLength"), path: path + "/maxLength")
+            // A format with a syntax is written to it; a pattern, when given too, wins.
+            let format = try optionalString(take("format"), path: path + "/format").flatMap(StringFormat.init(rawValue:))
+            if let format, pattern == nil {
+                if minLength == nil && maxLength == nil { return .formatted(format) }
+                return .string(minLength: minLength, maxLength: maxLength, pattern: format.pattern)
+            }
+            return .string(minLength: minLength, maxLength: maxLength, pattern: pattern.map(PatternTranslator.unanchored))
         case "integer":
             // Integer bounds: round inward; an exclusive bound x becomes the next whole number past x.
             var minimum = try optionalNumber(take("minimum"), path: path + "/minimum").map { clamped($0.rounded(.up)) }
@@ -197,19 +241,32 @@ private enum JSONSchemaReader {
         case "boolean": return .boolean
         case "null": return .null
         case "array":
-            guard let items = take("items") else {
-                throw .unsupported(construct: "an array without items", path: path, hint: "give the array an items schema")
+            let items = take("items")
+            if let prefixItems = take("prefixItems") {
+                guard case .array(let schemas) = prefixItems, !schemas.isEmpty else {
+                    throw .invalid(reason: "prefixItems must be a non-empty array of schemas", path: path + "/prefixItems")
+                }
+                var prefix: [GenerationSchema] = []
+                for (i, schema) in schemas.enumerated() { prefix.append(try read(schema, path: "\(path)/prefixItems/\(i)")) }
+                // Without items, or with items: false, the tuple is closed (every listed item, no more).
+                let rest = try items.flatMap { items throws(SchemaError) in items == .bool(false) ? nil : try read(items, path: path + "/items") }
+                _ = take("minItems")
+                return .tuple(prefix: prefix, rest: rest, maxItems: try optionalCount(take("maxItems"), path: path + "/maxItems"))
             }
-            return .array(items: try read(items, path: path + "/items"),
+            return .array(items: try items.map { items throws(SchemaError) in try read(items, path: path + "/items") } ?? .anyValue(),
                           minItems: try optionalCount(take("minItems"), path: path + "/minItems"),
                           maxItems: try optionalCount(take("maxItems"), path: path + "/maxItems"))
         case "object":
-            if let additional = take("additionalProperties"), additional != .bool(false) {
-                throw .unsupported(construct: "additionalProperties \(additional.jsonString)", path: path + "/additionalProperties",
-                                   hint: "objects are closed: list every property under properties")
-            }
+            // Listed properties are generated closed, whatever additionalProperties allows beside them.
+            let additional = take("additionalProperties")
+            let maxProperties = try optionalCount(take("maxProperties"), path: path + "/maxProperties")
             guard let propertiesValue = take("properties") else {
-                throw .unsupported(construct: "an object without properties", path: path, hint: "list the object's properties (free-form objects cannot be generated reliably)")
+                _ = take("required")
+                if additional == .bool(false) { return .object([]) }
+                let values = try additional.flatMap { additional throws(SchemaError) in
+                    additional == .bool(true) ? nil : try read(additional, path: path + "/additionalProperties")
+                } ?? .anyValue()
+                return .dictionary(values: values, maxProperties: maxProperties)
             }
             guard case .object(let members) = propertiesValue else { throw .invalid(reason: "properties must be an object", path: path + "/properties") }
             var required: [String] = []

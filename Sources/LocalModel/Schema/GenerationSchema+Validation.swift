@@ -3,8 +3,8 @@ extension GenerationSchema {
     /// `rootName` (e.g. `arguments.query.limit: 120 is above the maximum 50`).
     ///
     /// The grammar makes generated values valid by construction where it can; this catches what
-    /// a grammar only approximates (exact number ranges, lengths with surrogate pairs, oneOf's
-    /// "exactly one") and checks values that did not come from the grammar at all.
+    /// a grammar only approximates (a string's length beside a pattern, oneOf's "exactly one")
+    /// and checks values that did not come from the grammar at all.
     public func validate(_ value: JSONValue, rootName: String = "value") throws(SchemaValidationError) {
         var definitions: [String: GenerationSchema] = [:]
         collectDefinitions(into: &definitions)
@@ -20,7 +20,8 @@ extension GenerationSchema {
             }
         }
         switch kind {
-        case .array(let items, _, _): items.collectDefinitions(into: &table)
+        case .array(let items, _, _), .dictionary(let items, _): items.collectDefinitions(into: &table)
+        case .tuple(let prefix, let rest, _): for s in prefix + [rest].compactMap({ $0 }) { s.collectDefinitions(into: &table) }
         case .object(let properties): for p in properties { p.schema.collectDefinitions(into: &table) }
         case .anyOf(let schemas), .oneOf(let schemas): for s in schemas { s.collectDefinitions(into: &table) }
         default: break
@@ -120,6 +121,24 @@ private struct SchemaValidator {
         case .reference(let name):
             guard let target = definitions[name] else { throw fail("the schema refers to an undefined definition \"\(name)\"") }
             try check(value, against: target, path: path, depth: depth + 1)
+        case .formatted(let format):
+            guard case .string(let s) = value else { throw mismatch("a string") }
+            if (try? Regex(format.pattern).wholeMatch(in: s)) == nil { throw fail("\(shown(value)) is not a \(format.rawValue)") }
+        case .dictionary(let values, let maxProperties):
+            guard case .object(let object) = value else { throw mismatch("an object") }
+            if let maxProperties, object.count > maxProperties { throw fail("has \(object.count) properties, more than the maximum \(maxProperties)") }
+            for (key, member) in object { try check(member, against: values, path: "\(path).\(key)", depth: depth + 1) }
+        case .tuple(let prefix, let rest, let maxItems):
+            guard case .array(let elements) = value else { throw mismatch("an array") }
+            if elements.count < prefix.count { throw fail("has \(elements.count) items, fewer than the tuple's \(prefix.count)") }
+            if let maxItems, elements.count > maxItems { throw fail("has \(elements.count) items, more than the maximum \(maxItems)") }
+            if rest == nil, elements.count > prefix.count { throw fail("has \(elements.count) items, more than the tuple's \(prefix.count)") }
+            for (i, element) in elements.enumerated() {
+                guard let schema = i < prefix.count ? prefix[i] : rest else { break }
+                try check(element, against: schema, path: "\(path)[\(i)]", depth: depth + 1)
+            }
+        case .anyValue:
+            break
         }
     }
 

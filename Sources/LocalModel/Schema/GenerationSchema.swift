@@ -41,6 +41,18 @@ public struct GenerationSchema: Sendable, Hashable {
         case constant(JSONValue)
         /// The named definition (`$defs`) of this schema or an enclosing one; may recurse.
         case reference(String)
+        /// A string in a standard format (JSON Schema `format`), written to its syntax.
+        case formatted(StringFormat)
+        /// An object whose keys are free and whose values all match `values` (JSON Schema
+        /// `additionalProperties` with a schema: a map), with at most `maxProperties` keys.
+        case dictionary(values: GenerationSchema, maxProperties: Int?)
+        /// An array whose first items match `prefix`, one each and all present, followed (when
+        /// `rest` is given) by items matching `rest`, up to `maxItems` in all (JSON Schema
+        /// `prefixItems`: a tuple).
+        case tuple(prefix: [GenerationSchema], rest: GenerationSchema?, maxItems: Int?)
+        /// Any JSON value (JSON Schema `{}` or `true`); generated bounded in depth and size (see
+        /// `GrammarCompiler.Options`).
+        case anyValue
     }
 
     /// A property of an object schema.
@@ -182,6 +194,27 @@ extension GenerationSchema {
     /// Exactly `value` (JSON Schema `const`), e.g. the tag of a union alternative.
     public static func constant(_ value: JSONValue, description: String? = nil) -> GenerationSchema {
         GenerationSchema(kind: .constant(value), description: description)
+    }
+
+    /// A string in a standard format: a date, a time, a UUID, an email address, a URI.
+    public static func string(description: String? = nil, format: StringFormat) -> GenerationSchema {
+        GenerationSchema(kind: .formatted(format), description: description)
+    }
+
+    /// An object mapping free keys to values of `values` (a dictionary).
+    public static func dictionary(of values: GenerationSchema, description: String? = nil, maxProperties: Int? = nil) -> GenerationSchema {
+        GenerationSchema(kind: .dictionary(values: values, maxProperties: maxProperties), description: description)
+    }
+
+    /// An array of one item per schema, in order (a tuple), optionally followed by `rest` items.
+    public static func tuple(_ prefix: [GenerationSchema], rest: GenerationSchema? = nil, description: String? = nil,
+                             maxItems: Int? = nil) -> GenerationSchema {
+        GenerationSchema(kind: .tuple(prefix: prefix, rest: rest, maxItems: maxItems), description: description)
+    }
+
+    /// Any JSON value.
+    public static func anyValue(description: String? = nil) -> GenerationSchema {
+        GenerationSchema(kind: .anyValue, description: description)
     }
 
     /// The definition named `name` (see `defining(_:)`).

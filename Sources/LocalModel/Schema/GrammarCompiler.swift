@@ -10,9 +10,11 @@
 /// optional ones may be left out, and the grammar stays unambiguous (each choice starts with a
 /// different key). Rule names come from property paths and are deterministic.
 ///
-/// Number bounds, inclusive or exclusive, are exact on the grid of `maximumFractionDigits`. Where a
-/// grammar can only approximate a schema (oneOf's "exactly one"), the grammar is the looser of the
-/// two and `GenerationSchema.validate` checks the rest.
+/// Number bounds, inclusive or exclusive, are exact on the grid of `maximumFractionDigits`; free
+/// keys (dictionaries, any value) may repeat, which generated text is read with (the last wins).
+/// Where a grammar can only approximate a schema (a string's length bounds beside a pattern,
+/// oneOf's "exactly one"), the grammar is the looser of the two and `GenerationSchema.validate`
+/// checks the rest.
 public struct GrammarCompiler: Sendable {
     /// Caps applied where the schema is silent.
     public struct Options: Sendable, Hashable {
@@ -26,13 +28,27 @@ public struct GrammarCompiler: Sendable {
         public var maximumIntegerDigits: Int
         /// Most digits after a number's decimal point.
         public var maximumFractionDigits: Int
+        /// Whether a number without bounds may carry an exponent (`8.854e-12`, at most two
+        /// exponent digits). Bounded numbers are written without one, so their bounds stay exact.
+        public var allowsExponent: Bool
+        /// How deep a free-form value (`anyValue`, a dictionary's values) may nest objects and arrays.
+        public var maximumFreeFormDepth: Int
+        /// Most members of a free-form object or array, and keys of a dictionary without `maxProperties`.
+        public var maximumFreeFormMembers: Int
+        /// Longest key of a free-form object or dictionary.
+        public var maximumKeyLength: Int
 
         public init(maximumStringLength: Int = 256, maximumArrayItems: Int = 16, maximumIntegerDigits: Int = 12,
-                    maximumFractionDigits: Int = 6) {
+                    maximumFractionDigits: Int = 6, allowsExponent: Bool = true, maximumFreeFormDepth: Int = 3,
+                    maximumFreeFormMembers: Int = 8, maximumKeyLength: Int = 64) {
             self.maximumStringLength = min(max(maximumStringLength, 0), GBNF.repetitionLimit)
             self.maximumArrayItems = min(max(maximumArrayItems, 0), GBNF.repetitionLimit)
             self.maximumIntegerDigits = min(max(maximumIntegerDigits, 1), 18)
             self.maximumFractionDigits = max(maximumFractionDigits, 0)
+            self.allowsExponent = allowsExponent
+            self.maximumFreeFormDepth = min(max(maximumFreeFormDepth, 0), 8)
+            self.maximumFreeFormMembers = min(max(maximumFreeFormMembers, 0), GBNF.repetitionLimit)
+            self.maximumKeyLength = min(max(maximumKeyLength, 1), GBNF.repetitionLimit)
         }
     }
 
@@ -232,11 +248,34 @@ private struct RuleBuilder {
             let high = maxItems ?? max(options.maximumArrayItems, low)
             guard low <= high else { throw .invalid(reason: "minItems \(low) is above maxItems \(high)", path: path) }
             try checkRepetition(low, "minItems", path: path)
-            if high == 0 { return "\"[\" ws \"]\"" }
+            if high == 0 { return Self.delimitedList("[", item: "", low: 0, high: 0, "]") }
             let item = try value(items, name: name + "-item", path: path + "/items", scope: scope)
-            let rest = GBNF.repeated("(\",\" ws \(item))", minimum: max(low - 1, 0), maximum: high - 1)
-            let filled = GBNF.sequence([item, rest, "ws"])
-            return GBNF.sequence(["\"[\" ws", low == 0 ? "(" + filled + ")?" : filled, "\"]\""])
+            return Self.delimitedList("[", item: item, low: low, high: high, "]")
+
+        case .tuple(let prefix, let rest, let maxItems):
+            let high = maxItems ?? (rest == nil ? prefix.count : prefix.count + options.maximumArrayItems)
+            guard high >= prefix.count else { throw .invalid(reason: "maxItems \(high) is below the tuple's \(prefix.count) items", path: path) }
+            var terms = ["\"[\" ws"]
+            for (i, item) in prefix.enumerated() {
+                let term = try value(item, name: "\(name)-\(i)", path: "\(path)/prefixItems/\(i)", scope: scope)
+                terms.append(i == 0 ? term : "\",\" ws " + term)
+            }
+            if let rest, high > prefix.count {
+                let term = try value(rest, name: name + "-rest", path: path + "/items", scope: scope)
+                terms.append(GBNF.repeated("(\",\" ws \(term))", minimum: 0, maximum: high - prefix.count))
+            }
+            return GBNF.sequence(terms + ["ws \"]\""])
+
+        case .dictionary(let values, let maxProperties):
+            let term = try value(values, name: name + "-value", path: path + "/additionalProperties", scope: scope)
+            let entry = rule(name + "-entry", GBNF.sequence([freeFormKey(), "ws \":\" ws", term]))
+            return Self.delimitedList("{", item: entry, low: 0, high: maxProperties ?? options.maximumFreeFormMembers, "}")
+
+        case .anyValue:
+            return freeFormValue(depth: options.maximumFreeFormDepth)
+
+        case .formatted(let format):
+            return try body(.string(pattern: format.pattern), name: name, path: path + "/format", scope: scope)
 
         case .object(let properties):
             var seen: Set<String> = []
@@ -329,19 +368,54 @@ private struct RuleBuilder {
         }
     }
 
+    /// `open`, then `low` to `high` of `item` separated by commas, then `close`: the shape of
+    /// JSON arrays and objects.
+    private static func delimitedList(_ open: String, item: String, low: Int, high: Int, _ close: String) -> String {
+        let (open, close) = (GBNF.literal(open), GBNF.literal(close))
+        if high == 0 { return GBNF.sequence([open, "ws", close]) }
+        let rest = GBNF.repeated("(\",\" ws \(item))", minimum: max(low - 1, 0), maximum: high - 1)
+        let filled = GBNF.sequence([item, rest, "ws"])
+        return GBNF.sequence([open, "ws", low == 0 ? "(" + filled + ")?" : filled, close])
+    }
+
+    /// The rule of a key of a free-form object or dictionary.
+    private mutating func freeFormKey() -> String {
+        rule("free-key", GBNF.sequence(["\"\\\"\"", GBNF.repeated(Self.stringCharacter, minimum: 1, maximum: options.maximumKeyLength), "\"\\\"\""]))
+    }
+
+    /// Any JSON value with objects and arrays nested at most `depth` deep, each with at most
+    /// `maximumFreeFormMembers` members.
+    private mutating func freeFormValue(depth: Int) -> String {
+        let string = GBNF.sequence(["\"\\\"\"", GBNF.repeated(Self.stringCharacter, minimum: 0, maximum: options.maximumStringLength), "\"\\\"\""])
+        let number = numberBody(unboundedWith: options.allowsExponent)
+        var alternatives = [rule("free-string", string), rule("free-number", number), "\"true\" | \"false\" | \"null\""]
+        if depth > 0 {
+            let inner = rule("free-value-\(depth - 1)", freeFormValue(depth: depth - 1))
+            let member = rule("free-member-\(depth - 1)", GBNF.sequence([freeFormKey(), "ws \":\" ws", inner]))
+            alternatives.append(Self.delimitedList("{", item: member, low: 0, high: options.maximumFreeFormMembers, "}"))
+            alternatives.append(Self.delimitedList("[", item: inner, low: 0, high: options.maximumFreeFormMembers, "]"))
+        }
+        return alternatives.joined(separator: " | ")
+    }
+
     /// An integer magnitude with at most `maximumIntegerDigits` digits and no leading zero.
     private var unboundedMagnitude: String {
         "(\"0\" | [1-9] " + GBNF.repeated("[0-9]", minimum: 0, maximum: options.maximumIntegerDigits - 1) + ")"
     }
 
-    /// A JSON number (no exponent) between the bounds: exact when they are whole numbers,
-    /// otherwise the whole part is bounded by the enclosing whole numbers.
+    /// A number without bounds, with an exponent when `exponent`.
+    private func numberBody(unboundedWith exponent: Bool) -> String {
+        let digits = options.maximumFractionDigits
+        let fraction = digits == 0 ? "" : "(\".\" " + GBNF.repeated("[0-9]", minimum: 1, maximum: digits) + ")?"
+        return GBNF.sequence(["\"-\"?", unboundedMagnitude, fraction, exponent ? "([eE] [-+]? [0-9]{1,2})?" : ""])
+    }
+
     /// Numbers between the bounds, exactly (`DecimalRangeGrammar`); for bounds too large to
     /// count in steps of the last fraction digit, whole-number bounds inside them.
     private func numberBody(low: DecimalRangeGrammar.Bound?, high: DecimalRangeGrammar.Bound?, path: String) throws(SchemaError) -> String {
+        if low == nil && high == nil { return numberBody(unboundedWith: options.allowsExponent) }
         let digits = options.maximumFractionDigits
         let fraction = digits == 0 ? "" : "(\".\" " + GBNF.repeated("[0-9]", minimum: 1, maximum: digits) + ")?"
-        if low == nil && high == nil { return GBNF.sequence(["\"-\"?", unboundedMagnitude, fraction]) }
         let cap = IntegerRangeGrammar.power10(options.maximumIntegerDigits) - 1
         if let exact = DecimalRangeGrammar.expression(low: low, high: high, fractionDigits: digits, largestWhole: cap) { return exact }
 

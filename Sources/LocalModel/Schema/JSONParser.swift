@@ -3,14 +3,19 @@
 /// Strict on purpose: text a model produced under a grammar must be exactly JSON, so the parser
 /// rejects what lenient parsers accept (trailing commas, leading zeros, comments, NaN, unescaped
 /// control characters, lone surrogates, duplicate keys, text after the value) and says where.
+/// Duplicate keys are the one exception a caller can ask for (`DuplicateKeys.lastWins`).
 struct JSONParser {
     private let bytes: [UInt8]
+    private let duplicateKeys: JSONValue.DuplicateKeys
     private var index = 0
     /// Containers open at once; deeper input is rejected instead of overflowing the stack.
     private static let maximumDepth = 512
     private var depth = 0
 
-    init(_ text: String) { bytes = Array(text.utf8) }
+    init(_ text: String, duplicateKeys: JSONValue.DuplicateKeys = .refused) {
+        bytes = Array(text.utf8)
+        self.duplicateKeys = duplicateKeys
+    }
 
     mutating func parseDocument() throws(JSONParseError) -> JSONValue {
         skipWhitespace()
@@ -45,7 +50,7 @@ struct JSONParser {
             guard peek(UInt8(ascii: "\"")) else { throw error(expected: "a string key") }
             let keyStart = index
             let key = try parseString()
-            if object[key] != nil {
+            if object[key] != nil, duplicateKeys == .refused {
                 index = keyStart
                 throw error(expected: "a key not already in this object (duplicate \(JSONValue.quoted(key)))")
             }
@@ -246,9 +251,19 @@ struct JSONParser {
 }
 
 extension JSONValue {
+    /// What parsing does with a key an object already has.
+    public enum DuplicateKeys: Sendable {
+        /// An error (the default: RFC 8259 leaves such an object's meaning open).
+        case refused
+        /// The last value stands, as in JavaScript and Python. For text generated under a
+        /// grammar with free keys (a dictionary, any value), which no grammar can keep from
+        /// repeating a key.
+        case lastWins
+    }
+
     /// Parses JSON text strictly (RFC 8259), keeping key order; throws where and what was expected.
-    public init(parsing text: String) throws(JSONParseError) {
-        var parser = JSONParser(text)
+    public init(parsing text: String, duplicateKeys: DuplicateKeys = .refused) throws(JSONParseError) {
+        var parser = JSONParser(text, duplicateKeys: duplicateKeys)
         self = try parser.parseDocument()
     }
 }

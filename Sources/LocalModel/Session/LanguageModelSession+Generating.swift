@@ -73,7 +73,7 @@ extension LanguageModelSession {
             }
             let value: GeneratedContent
             do {
-                value = try GeneratedContent(parsing: answerText)
+                value = try GeneratedContent(parsing: answerText, duplicateKeys: .lastWins)
             } catch {
                 throw failure("the text is not one JSON value (\(error)); if it was cut off, raise maximumResponseTokens")
             }

@@ -110,7 +110,7 @@ package enum ToolCallFormat {
             var searchFrom = afterOpen
             while close == nil, let candidate = searchFrom.range(of: callClose) {
                 if firstClose == nil { firstClose = candidate }
-                if (try? JSONValue(parsing: String(afterOpen[..<candidate.lowerBound]))) != nil { close = candidate }
+                if (try? JSONValue(parsing: String(afterOpen[..<candidate.lowerBound]), duplicateKeys: .lastWins)) != nil { close = candidate }
                 searchFrom = searchFrom[candidate.upperBound...]
             }
             guard let close = close ?? firstClose else { return (blocks, afterOpen.startIndex) }
@@ -123,7 +123,7 @@ package enum ToolCallFormat {
     private static func parseCall(_ body: String) -> ParsedCall {
         let value: JSONValue
         do {
-            value = try JSONValue(parsing: body)
+            value = try JSONValue(parsing: body, duplicateKeys: .lastWins)
         } catch {
             return .malformed(text: body, reason: "the call is not valid JSON: \(error)")
         }
