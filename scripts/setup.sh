@@ -4,6 +4,8 @@
 #
 #   scripts/setup.sh            system packages + the default model
 #   scripts/setup.sh --gpu      also the optional GPU backends for ggml (Vulkan; CUDA where offered)
+#   scripts/setup.sh --model NAME   also an optional model from models.lock (gemma-3-270m: a second
+#                               chat family, 253 MB)
 #
 # Debian 12 has no llama.cpp packages, so they come from Debian unstable, pinned low (priority
 # 100) so that nothing else on the machine moves unless a llama.cpp package needs it.
@@ -11,9 +13,16 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 want_gpu=no
-for arg in "$@"; do
+extra_models=()
+while [ $# -gt 0 ]; do
+  arg=$1
+  shift
   case "$arg" in
     --gpu) want_gpu=yes ;;
+    --model)
+      [ $# -gt 0 ] || { echo "setup: --model needs a name from models.lock" >&2; exit 2; }
+      extra_models+=("$1")
+      shift ;;
     -h|--help) sed -n 2,10p "$0"; exit 0 ;;
     *) echo "setup: unknown option '$arg' (try --help)" >&2; exit 2 ;;
   esac
@@ -121,5 +130,6 @@ pkg-config --exists llama sqlite3 tesseract lept zbar || { say "pkg-config canno
 # --- the default model ------------------------------------------------------------------------
 # models.lock is the single source of truth: name, file, sha256, size, source.
 scripts/fetch-model.sh default
+for model in "${extra_models[@]}"; do scripts/fetch-model.sh "$model"; done
 scripts/check-machine.sh
 say "ready: llama $(pkg-config --modversion llama), sqlite $(pkg-config --modversion sqlite3), tesseract $(pkg-config --modversion tesseract), zbar $(pkg-config --modversion zbar)"
