@@ -11,6 +11,9 @@ public final class LocalModel: Sendable {
     public let url: URL
     public let info: ModelInfo
     public let configuration: Configuration
+    /// The layout prompts are rendered in: `configuration.chatTemplate` when given, else the one
+    /// detected from the file's template and architecture.
+    public let chatTemplate: ChatTemplate
     let handle: LlamaModelHandle
     let contextPool = ContextPool()
 
@@ -22,11 +25,17 @@ public final class LocalModel: Sendable {
         public var gpuLayers: Int
         /// Load only the vocabulary: enough for counting tokens, no weights in memory.
         public var vocabularyOnly: Bool
+        /// The chat layout to render prompts with, by name (`ChatTemplate.acceptedNames`), in
+        /// place of the one detected from the file: for base models whose file has no template,
+        /// or a template llama.cpp does not recognise (llama-server's `--chat-template`).
+        public var chatTemplate: String?
 
-        public init(threads: Int = ProcessInfo.processInfo.activeProcessorCount, gpuLayers: Int = 0, vocabularyOnly: Bool = false) {
+        public init(threads: Int = ProcessInfo.processInfo.activeProcessorCount, gpuLayers: Int = 0, vocabularyOnly: Bool = false,
+                    chatTemplate: String? = nil) {
             self.threads = max(1, threads)
             self.gpuLayers = max(0, gpuLayers)
             self.vocabularyOnly = vocabularyOnly
+            self.chatTemplate = chatTemplate
         }
     }
 
@@ -35,6 +44,7 @@ public final class LocalModel: Sendable {
     /// support, or too little memory.
     public init(contentsOf url: URL, configuration: Configuration = Configuration()) throws(LocalModelError) {
         let header = try GGUFFile(contentsOf: url)
+        let namedTemplate = try configuration.chatTemplate.map { name throws(LocalModelError) in try ChatTemplate(named: name) }
         try LlamaRuntime.initialize()
         try LlamaRuntime.requireGPUOffload(layers: configuration.vocabularyOnly ? 0 : configuration.gpuLayers)
         let loaded = EngineThread.shared.run {
@@ -60,6 +70,7 @@ public final class LocalModel: Sendable {
             specialTokens: .init(beginningOfSequence: handle.beginningOfSequence,
                                  endOfSequence: handle.endOfSequence, endOfTurn: handle.endOfTurn),
             metadata: header.metadata)
+        chatTemplate = namedTemplate ?? ChatTemplate(template: info.chatTemplate, architecture: info.architecture)
     }
 
     /// A model loaded for counting only: the vocabulary without the weights, which takes well
@@ -128,7 +139,6 @@ public final class LocalModel: Sendable {
     /// `ChatTemplate` byte for byte.
     package func referenceChatRendering(_ messages: [ChatMessage], template: String? = nil, addAssistantPrefix: Bool = true) -> String? {
         guard let template = template ?? info.chatTemplate else { return nil }
-        return handle.applyChatTemplate(template, messages: messages.map { ($0.role.rawValue, $0.content) },
-                                        addAssistantPrefix: addAssistantPrefix)
+        return ChatTemplate.referenceRendering(messages, template: template, addAssistantPrefix: addAssistantPrefix)
     }
 }

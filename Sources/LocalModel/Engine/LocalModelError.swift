@@ -27,6 +27,8 @@ public enum LocalModelError: Error, Sendable, Equatable, CustomStringConvertible
     case outOfMemory(what: String)
     /// Layers were asked to go to a GPU, but no loaded ggml backend can take them.
     case gpuOffloadUnavailable(requestedLayers: Int, devices: [String])
+    /// A chat template name that is neither Lantern's own nor one of llama.cpp's built-in ones.
+    case unknownChatTemplate(name: String, known: [String])
     /// A context window larger than the model was trained for, without an explicit override.
     case contextLargerThanTrained(requested: Int, trained: Int)
     /// A context window that cannot hold even the prompt.
@@ -68,6 +70,8 @@ public enum LocalModelError: Error, Sendable, Equatable, CustomStringConvertible
         case .gpuOffloadUnavailable(let layers, let devices):
             let found = devices.isEmpty ? "none" : devices.joined(separator: ", ")
             return "\(layers) layers were asked to go to a GPU, but no GPU backend is loaded (ggml devices: \(found)); install one with scripts/setup.sh --gpu, or use 0 GPU layers to run on the CPU"
+        case .unknownChatTemplate(let name, let known):
+            return "there is no chat template named '\(name)'; use one of: \(known.joined(separator: ", "))"
         case .contextLargerThanTrained(let requested, let trained):
             return "context window of \(requested) tokens is larger than the \(trained) the model was trained with; choose \(trained) or less, or pass allowBeyondTrainedContext: true to makeContext(window:) to accept weaker output"
         case .promptTooLong(let promptTokens, let window):

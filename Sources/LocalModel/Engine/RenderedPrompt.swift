@@ -40,6 +40,23 @@ public struct RenderedPrompt: Sendable, Hashable, CustomStringConvertible {
         for run in other.runs { append(run.text, parsesSpecialTokens: run.parsesSpecialTokens) }
     }
 
+    /// This prompt without whitespace at its start (when `leading`) and end (when `trailing`):
+    /// what a layout that trims message content makes of it.
+    func trimmingWhitespace(leading: Bool, trailing: Bool) -> RenderedPrompt {
+        var trimmed = self
+        while leading, let first = trimmed.runs.first {
+            trimmed.runs[0].text = String(first.text.drop(while: \.isWhitespace))
+            if !trimmed.runs[0].text.isEmpty { break }
+            trimmed.runs.removeFirst()
+        }
+        while trailing, let last = trimmed.runs.indices.last {
+            trimmed.runs[last].text = String(trimmed.runs[last].text.reversed().drop(while: \.isWhitespace).reversed())
+            if !trimmed.runs[last].text.isEmpty { break }
+            trimmed.runs.removeLast()
+        }
+        return trimmed
+    }
+
     /// The whole prompt as one string (what a model that takes text receives).
     public var text: String { runs.map(\.text).joined() }
 

@@ -51,7 +51,6 @@ extension InferenceContext: LanguageModelConversation {
 }
 
 extension LocalModel: LanguageModel {
-    public var chatTemplate: ChatTemplate { ChatTemplate(family: info.templateFamily) }
     public var tokenCounter: any TokenCounter { tokenizer }
     /// The trained context, capped at 8K: enough for the search tool's guides and a few turns,
     /// and a KV cache that fits comfortably in memory for a 4B model.

@@ -153,27 +153,4 @@ final class LlamaModelHandle: @unchecked Sendable {
         }
         return length > 0 ? buffer[..<Int(length)].map { UInt8(bitPattern: $0) } : []
     }
-
-    // MARK: Chat templates
-
-    /// llama.cpp's own rendering of `messages` with `template` (its built-in template
-    /// detection, not a Jinja engine); nil when llama.cpp does not recognise the template.
-    func applyChatTemplate(_ template: String, messages: [(role: String, content: String)],
-                           addAssistantPrefix: Bool) -> String? {
-        let roles = messages.map { strdup($0.role) }
-        let contents = messages.map { strdup($0.content) }
-        defer { (roles + contents).forEach { free($0) } }
-        var chat = zip(roles, contents).map { llama_chat_message(role: $0, content: $1) }
-        var capacity = messages.reduce(256) { $0 + $1.content.utf8.count * 2 + 64 }
-        for _ in 0..<2 {
-            var buffer = [CChar](repeating: 0, count: capacity)
-            let length = llama_chat_apply_template(template, &chat, chat.count, addAssistantPrefix, &buffer, Int32(capacity))
-            if length < 0 { return nil }
-            if Int(length) <= capacity {
-                return String(decoding: buffer[..<Int(length)].map { UInt8(bitPattern: $0) }, as: UTF8.self)
-            }
-            capacity = Int(length)
-        }
-        return nil
-    }
 }
