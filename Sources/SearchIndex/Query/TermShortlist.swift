@@ -1,4 +1,3 @@
-import CFullText
 import Foundation
 
 /// One word's shortlist as `term_shortlists` stores it (built by CFullText on the writer): the
@@ -20,7 +19,7 @@ struct TermShortlist {
     var depth: Int
     /// The depth every shortlist keeps: a new one has `LANTERN_SHORTLIST_DEPTH`, each deleted
     /// member takes one off, and the writer rebuilds it from FTS5 before it falls below this.
-    static let guaranteedDepth = Int(LANTERN_SHORTLIST_MIN_DEPTH)
+    static let guaranteedDepth = WordRecorder.guaranteedShortlistDepth
     var members: [Member]
 
     /// Decodes the stored blob: depth (UInt32), then per member rowid (Int64), weighted count,
