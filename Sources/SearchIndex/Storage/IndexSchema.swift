@@ -78,6 +78,9 @@ enum IndexSchema {
 
     static func dayColumn(_ attribute: SearchableItemAttribute) -> String { "\(attribute.rawValue)_day" }
 
+    /// A column of `items i` by name (an attribute's or a day column's), quoted.
+    static func itemColumn(_ name: String) -> SQL { SQL(sql: "i.\"\(name)\"") }
+
     /// The standard list attributes, whose elements `list_values` and `list_counts` hold.
     static let listAttributes = columns.filter { $0.kind == .strings }.map(\.attribute)
 
@@ -99,7 +102,7 @@ enum IndexSchema {
             indexes.append(SecondaryIndex(
                 name: name,
                 sql: "CREATE INDEX IF NOT EXISTS \"\(name)\" ON \(table)(\(list)) WHERE \"\(presence)\" IS NOT NULL;",
-                probe: "SELECT 1 FROM \(table) INDEXED BY \"\(name)\" WHERE \"\(presence)\" IS NOT NULL LIMIT 1"))
+                probe: SQL(sql: "SELECT 1 FROM \(table) INDEXED BY \"\(name)\" WHERE \"\(presence)\" IS NOT NULL LIMIT 1")))
         }
         func partialIndex(_ column: String) { add("items_\(column)", table: "items", columns: [column], presence: column) }
         for (attribute, kind) in columns {
@@ -126,7 +129,7 @@ enum IndexSchema {
     /// One non-unique secondary index: its name, its CREATE statement and a query that returns a
     /// row only when the index holds an entry.
     struct SecondaryIndex {
-        var name: String, sql: String, probe: String
+        var name: String, sql: String, probe: SQL
     }
 
     static var createStatements: String {
@@ -185,13 +188,6 @@ enum IndexSchema {
         DROP TABLE IF EXISTS term_shortlists;
         DROP TABLE IF EXISTS meta;
         """
-
-    /// The column list of an `items` SELECT that `ItemRowDecoder` reads, in order.
-    static let selectColumns: String = {
-        var names = ["i.rowid", "i.identifier", "i.domain", "i.expiration"]
-        names += columns.map { "i.\"\($0.attribute.rawValue)\"" }
-        return names.joined(separator: ", ")
-    }()
 
     /// Joins list elements for the `items` column (U+001F cannot occur in stored elements).
     static let listSeparator: Character = "\u{1F}"

@@ -127,15 +127,14 @@ final class SQLiteDatabase {
         return SQLiteStatement(handle: pointer, database: self, sql: sql)
     }
 
-    /// Runs a parameterized query and maps each row.
-    func query<T>(_ sql: String, _ bindings: [SQLiteValue] = [],
-                  _ map: (SQLiteRow) throws(SearchIndexError) -> T) throws(SearchIndexError) -> [T] {
-        try statement(sql).query(bindings, map)
+    /// Runs a query with its values bound and maps each row (its statement cached by its text).
+    func query<T>(_ sql: SQL, _ map: (SQLiteRow) throws(SearchIndexError) -> T) throws(SearchIndexError) -> [T] {
+        try statement(sql.text).query(sql.bindings, map)
     }
 
-    /// Runs a parameterized statement that returns no rows.
-    func run(_ sql: String, _ bindings: [SQLiteValue] = []) throws(SearchIndexError) {
-        try statement(sql).run(bindings)
+    /// Runs a statement with its values bound that returns no rows.
+    func run(_ sql: SQL) throws(SearchIndexError) {
+        try statement(sql.text).run(sql.bindings)
     }
 
     /// Whether a transaction is open (the connection is not in autocommit mode).
