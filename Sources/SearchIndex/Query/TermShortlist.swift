@@ -5,9 +5,10 @@ import Foundation
 /// each with the word's weighted count in it and its length in words.
 ///
 /// FTS5 has no top-k pruning, so an exact BM25 top 10 of a word held by a fifth of a million
-/// items scores all two hundred thousand (about 0.1 s). Scoring the shortlist's few dozen members
-/// exactly as FTS5's bm25() does (the same operations in the same order, so the same doubles)
-/// gives the same top 10 in the same order, ties broken by rowid, in well under a millisecond.
+/// items scores all two hundred thousand. Scoring the shortlist's few dozen members exactly as
+/// FTS5's bm25() does (the same operations in the same order, so the same doubles) gives the
+/// same top 10 in the same order, ties broken by rowid, at a tiny fraction of the cost (see the
+/// common-word rows of Benchmarks/RESULTS.md).
 struct TermShortlist {
     struct Member {
         var rowid: Int64, count: Double, length: Double
