@@ -1,4 +1,3 @@
-import CSQLite
 import Foundation
 
 /// Every failure the index reports. Each case's `description` says what went wrong and what to do,
@@ -73,18 +72,18 @@ public enum SearchIndexError: Error, Sendable, Equatable, CustomStringConvertibl
     /// What to do about a SQLite failure, by its primary result code: never to delete the index
     /// for a condition that passes (a lock, a full disk).
     private static func advice(code: Int) -> String {
-        switch Int32(code) & 0xFF {
-        case SQLITE_CORRUPT, SQLITE_NOTADB:
+        switch SQLiteFailureCause(code: code) {
+        case .damagedFile:
             return "The index file is damaged; remove it and build the index again."
-        case SQLITE_FULL:
+        case .diskFull:
             return "The disk is full; free some space and try again (nothing was lost: the write was undone)."
-        case SQLITE_READONLY, SQLITE_PERM, SQLITE_CANTOPEN, SQLITE_AUTH:
+        case .noPermission:
             return "Check that the index file and its folder are writable by this user."
-        case SQLITE_IOERR:
+        case .diskError:
             return "The disk could not be read or written; check the disk and the file system, then try again."
-        case SQLITE_NOMEM:
+        case .outOfMemory:
             return "The process ran out of memory; close other programs or index in smaller batches."
-        default:
+        case .other:
             return "If it happens again, check the index (ask index --check NAME)."
         }
     }

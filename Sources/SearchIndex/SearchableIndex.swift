@@ -149,7 +149,7 @@ public actor SearchableIndex {
             if !bulkLoading, batchItemCount > max(Self.bulkLoadThreshold, batchStartSize / 4) {
                 bulkLoading = true
                 droppedIndexes = []
-                for index in IndexSchema.secondaryIndexes where try !writer.query(index.probe, [], { _ in true }).isEmpty {
+                for index in IndexSchema.secondaryIndexes where try !writer.query(index.probe, { _ in true }).isEmpty {
                     droppedIndexes.append(index)
                 }
                 try writer.execute(droppedIndexes.map { "DROP INDEX IF EXISTS \"\($0.name)\";" }.joined(separator: " ")
@@ -319,7 +319,7 @@ public actor SearchableIndex {
             try store.saveShortlists()
             if bulkLoading { try writer.execute(IndexSchema.ftsBulkLoadFinish + droppedIndexes.map(\.sql).joined(separator: " ")) }
         }
-        try writer.run("INSERT OR REPLACE INTO meta(key, value) VALUES('clientState', ?)", [.blob(Array(clientState))])
+        try writer.run("INSERT OR REPLACE INTO meta(key, value) VALUES('clientState', \(SQLiteValue.blob(Array(clientState))))")
         try writer.execute("COMMIT")
         closeBatch()
     }
@@ -403,13 +403,12 @@ public actor SearchableIndex {
     public func refresh(identifiers: [String]) async throws {
         try write { (store) throws(SearchIndexError) in
             for identifier in identifiers {
-                for rowid in try store.database.query("SELECT rowid FROM items WHERE identifier = ?", [.text(identifier)], { $0.integer(0) }) {
+                for rowid in try store.rowids(of: identifier) {
                     // A corrupt row cannot return its words to FTS; drop its row and text so it
                     // stops surfacing (`deleteRow` removed its list and custom values before failing).
                     do throws(SearchIndexError) { try store.deleteRow(rowid, identifier: identifier) } catch {
                         guard case .corruptStoredText = error else { throw error }
-                        try store.database.run("DELETE FROM item_text WHERE rowid = ?", [.integer(rowid)])
-                        try store.database.run("DELETE FROM items WHERE rowid = ?", [.integer(rowid)])
+                        try store.deleteTextAndRow(rowid)
                     }
                 }
             }

@@ -45,8 +45,8 @@ import Testing
         throws -> [String: (count: Int, value: Double?)] {
         let database = try SQLiteDatabase(path: file.path, readOnly: true)
         let rows = try database.query("""
-            SELECT strftime('\(format)', contentCreationDate, 'unixepoch'), count(*), \(statistic)(\(value)) FROM items i
-            WHERE contentCreationDate IS NOT NULL AND (\(condition)) GROUP BY 1
+            SELECT strftime('\(sql: format)', contentCreationDate, 'unixepoch'), count(*), \(sql: statistic)(\(sql: value)) FROM items i
+            WHERE contentCreationDate IS NOT NULL AND (\(sql: condition)) GROUP BY 1
             """) { ($0.text(0) ?? "", Int($0.integer(1)), $0.isNull(2) ? nil : $0.double(2)) }
         return Dictionary(uniqueKeysWithValues: rows.map { ($0.0, (count: $0.1, value: $0.2)) })
     }
@@ -174,7 +174,7 @@ import Testing
             let kept = try await index.distinctValues(of: .keywords, limit: 1_000)
             let database = try SQLiteDatabase(path: file.path, readOnly: true)
             let rows = try database.query(
-                "SELECT lv.value, count(*) FROM list_values lv JOIN items i ON i.rowid = lv.item WHERE lv.attribute = ? GROUP BY lv.value", [IndexSchema.listCode(.keywords)]) {
+                "SELECT lv.value, count(*) FROM list_values lv JOIN items i ON i.rowid = lv.item WHERE lv.attribute = \(IndexSchema.listCode(.keywords)) GROUP BY lv.value") {
                 ($0.text(0) ?? "", Int($0.integer(1)))
             }
             #expect(Dictionary(uniqueKeysWithValues: kept.values.map { ($0.value.description, $0.count) })

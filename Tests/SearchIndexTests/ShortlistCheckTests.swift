@@ -18,7 +18,7 @@ import Testing
         let file = try SQLiteDatabase(path: index.fileURL.path, readOnly: false)
         try file.run("UPDATE term_shortlists SET count = count - 7 WHERE term = 'heron'")
         let reed = try #require(try file.query("SELECT data FROM term_shortlists WHERE term = 'reed'") { $0.blob(0) }.first ?? nil)
-        try file.run("UPDATE term_shortlists SET data = ? WHERE term = 'reed'", [.blob(Array(reed.dropLast(20)))])
+        try file.run("UPDATE term_shortlists SET data = \(SQLiteValue.blob(Array(reed.dropLast(20)))) WHERE term = 'reed'")
         try file.run("DELETE FROM term_shortlists WHERE term = 'marsh'")
         try file.run("INSERT INTO term_shortlists(term, count, data) VALUES('pelican', 3, x'10000000')")
 

@@ -47,7 +47,7 @@ struct TermShortlistTests {
                 #expect(page.hits.map(\.item.uniqueIdentifier) == expected.map(\.0), "\(word) \(limit)+\(offset)", sourceLocation: sourceLocation)
                 #expect(page.hits.map { $0.score ?? 0 } == expected.map(\.1), "\(word) scores", sourceLocation: sourceLocation)
 
-                let shortlisted = try executor.rankedFromShortlist(.fullText(word), first: limit + offset)
+                let shortlisted = try executor.rankedFromShortlist(oneWord: word, first: limit + offset)
                 if limit + offset <= TermShortlist.guaranteedDepth {
                     #expect(shortlisted != nil, "\(word): no shortlist answered", sourceLocation: sourceLocation)
                 }
@@ -137,7 +137,7 @@ struct TermShortlistTests {
         let index = try folder.index()
         let executor = QueryExecutor(database: file, compiler: QueryCompiler(customKeys: [:], timeZone: index.timeZone),
                                      timeZone: index.timeZone, hideExpiredAt: nil)
-        #expect(try executor.rankedFromShortlist(.fullText("heron"), first: 10) == nil)
+        #expect(try executor.rankedFromShortlist(oneWord: "heron", first: 10) == nil)
         let everyMatch = try await index.search(SearchQuery(.fullText("heron"), limit: 10_000, ranking: .mostRecent(matches: 1 << 40)))
         #expect(try await index.search(SearchQuery(.fullText("heron"), limit: 10)).map(\.item.uniqueIdentifier)
                 == everyMatch.prefix(10).map(\.item.uniqueIdentifier))

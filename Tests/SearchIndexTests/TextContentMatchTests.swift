@@ -77,10 +77,10 @@ import Testing
     @Test func wholeWordsNarrowThroughTheFullTextIndex() throws {
         let compiler = QueryCompiler(customKeys: [:], timeZone: Corpus.utc)
         let word = try compiler.compile(.match(.textContent, pattern: "Paris", kind: .word, options: .caseInsensitive))
-        #expect(word.sql.contains("fts MATCH ?") && word.sql.contains("lantern_text_match("))
+        #expect(word.text.contains("fts MATCH ?") && word.text.contains("lantern_text_match("))
         #expect(word.bindings == [.text(#"body : "Paris""#), .text("Paris"), .text("cw")])
         let infix = try compiler.compile(.match(.textContent, pattern: "Paris", kind: .contains))
-        #expect(!infix.sql.contains("fts MATCH") && infix.sql.contains("lantern_text_match("))
+        #expect(!infix.text.contains("fts MATCH") && infix.text.contains("lantern_text_match("))
         #expect(infix.bindings == [.text("*Paris*"), .text("")])
     }
 

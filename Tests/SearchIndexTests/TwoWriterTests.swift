@@ -59,8 +59,9 @@ import Testing
         let texts = try await index.fetchItems(identifiers: all)
         for word in vocabulary {
             let term = try #require(reader.singleToken(word), sourceLocation: sourceLocation) // stemmed: "sedge" is "sedg"
-            let stored = try reader.query("SELECT count FROM term_shortlists WHERE term = ?", [.text(term)]) { $0.integer(0) }.first ?? 0
-            let counted = try reader.query("SELECT count(*) FROM fts WHERE fts MATCH ?", [.text("\"\(word)\"")]) { $0.integer(0) }.first ?? -1
+            let stored = try reader.query("SELECT count FROM term_shortlists WHERE term = \(term)") { $0.integer(0) }.first ?? 0
+            let phrase = "\"\(word)\""
+            let counted = try reader.query("SELECT count(*) FROM fts WHERE fts MATCH \(phrase)") { $0.integer(0) }.first ?? -1
             #expect(stored == counted, "the shortlist of \"\(word)\" says \(stored) items, FTS5 has \(counted)", sourceLocation: sourceLocation)
             let holding = Set(texts.filter { item in
                 let words = ((item.attributeSet.title ?? "") + " " + (item.attributeSet.textContent ?? "")).split(separator: " ")

@@ -1,16 +1,5 @@
 import Foundation
 
-/// A piece of SQL with its bound values, in textual order.
-struct SQLFragment {
-    var sql: String
-    var bindings: [SQLiteValue] = []
-
-    init(_ sql: String, _ bindings: [SQLiteValue] = []) {
-        self.sql = sql
-        self.bindings = bindings
-    }
-}
-
 /// Turns `QueryPredicate`s into parameterized SQL over `items i`. Values are always bound, never
 /// spliced; the only identifiers in the SQL text come from the fixed schema.
 struct QueryCompiler {
@@ -19,35 +8,35 @@ struct QueryCompiler {
     let timeZone: TimeZone
 
     enum Resolved {
-        case column(String, AttributeKind)
+        case column(SQL, AttributeKind)
         case text
         case custom(String, AttributeKind)
     }
 
     func resolve(_ attribute: SearchableItemAttribute) throws(SearchIndexError) -> Resolved {
         if attribute == .textContent { return .text }
-        if let kind = attribute.standardKind { return .column("i.\"\(attribute.rawValue)\"", kind) }
+        if let kind = attribute.standardKind { return .column(IndexSchema.itemColumn(attribute.rawValue), kind) }
         if let record = customKeys[attribute.rawValue] { return .custom(record.key.keyName, record.kind) }
         throw .unknownAttribute(attribute.rawValue)
     }
 
-    func compile(_ predicate: QueryPredicate) throws(SearchIndexError) -> SQLFragment {
+    func compile(_ predicate: QueryPredicate) throws(SearchIndexError) -> SQL {
         switch predicate {
         case .all:
-            return SQLFragment("1")
+            return "1"
         case let .fullText(text, prefix):
-            guard let expression = Self.ftsExpression(text, prefix: prefix, column: nil) else { return SQLFragment("0") }
-            return SQLFragment("i.rowid IN (SELECT rowid FROM fts WHERE fts MATCH ?)", [.text(expression)])
+            guard let expression = Self.ftsExpression(text, prefix: prefix, column: nil) else { return "0" }
+            return "i.rowid IN (SELECT rowid FROM fts WHERE fts MATCH \(expression))"
         case let .compare(attribute, op, value):
             return try compare(attribute, op, value)
         case let .inRange(attribute, lower, upper):
             switch try resolve(attribute) {
             case let .column(column, kind) where kind == .number || kind == .date:
-                let range = SQLFragment("\(column) BETWEEN ? AND ?", [try bind(lower, for: attribute, kind), try bind(upper, for: attribute, kind)])
-                return dayBounded(attribute, lower: lower.dateValue, upper: upper.dateValue, range)
+                let (low, high) = (try bind(lower, for: attribute, kind), try bind(upper, for: attribute, kind))
+                return dayBounded(attribute, lower: lower.dateValue, upper: upper.dateValue, "\(column) BETWEEN \(low) AND \(high)")
             case let .custom(key, kind) where kind == .number || kind == .date:
-                return SQLFragment("i.rowid IN (SELECT item FROM custom_values WHERE key = ? AND number BETWEEN ? AND ?)",
-                                   [.text(key), try bind(lower, for: attribute, kind), try bind(upper, for: attribute, kind)])
+                let (low, high) = (try bind(lower, for: attribute, kind), try bind(upper, for: attribute, kind))
+                return "i.rowid IN (SELECT item FROM custom_values WHERE key = \(key) AND number BETWEEN \(low) AND \(high))"
             default:
                 throw .unsupportedOperation("InRange needs a number or date attribute; \(attribute) is not one")
             }
@@ -56,20 +45,18 @@ struct QueryCompiler {
         case let .contains(attribute, value):
             return try match(attribute, pattern: value, kind: .exact, options: [])
         case .contentType(let type):
-            return SQLFragment("i.contentType = ?", [.text(type)])
+            return "i.contentType = \(type)"
         case .contentTypeConforms(let type):
             // Every type conforms to public.item, including ones the table does not know.
-            if type.lowercased() == "public.item" { return SQLFragment("i.contentType IS NOT NULL") }
-            let types = ContentTypeTree.conformingTypes(to: type)
-            return SQLFragment("i.contentType IN (\(types.map { _ in "?" }.joined(separator: ", ")))", types.map { .text($0) })
+            if type.lowercased() == "public.item" { return "i.contentType IS NOT NULL" }
+            return "i.contentType IN (\(values: ContentTypeTree.conformingTypes(to: type).map(SQLiteValue.text)))"
         case .domain(let domain):
-            return SQLFragment("(i.domain = ? OR (i.domain >= ? AND i.domain < ?))",
-                               [.text(domain), .text(domain + "."), .text(domain + "/")])
+            return "(i.domain = \(domain) OR (i.domain >= \(domain + ".") AND i.domain < \(domain + "/")))"
         case .exists(let attribute):
             switch try resolve(attribute) {
-            case .column(let column, _): return SQLFragment("\(column) IS NOT NULL")
-            case .text: return SQLFragment("i.textLength IS NOT NULL")
-            case .custom(let key, _): return SQLFragment("i.rowid IN (SELECT item FROM custom_values WHERE key = ?)", [.text(key)])
+            case .column(let column, _): return "\(column) IS NOT NULL"
+            case .text: return "i.textLength IS NOT NULL"
+            case .custom(let key, _): return "i.rowid IN (SELECT item FROM custom_values WHERE key = \(key))"
             }
         case .and(let parts):
             return try join(parts, with: "AND", empty: "1")
@@ -77,22 +64,19 @@ struct QueryCompiler {
             return try join(parts, with: "OR", empty: "0")
         case .not(let inner):
             // coalesce: a missing attribute makes a comparison NULL; NOT of it must be true.
-            let fragment = try compile(inner)
-            return SQLFragment("NOT coalesce((\(fragment.sql)), 0)", fragment.bindings)
+            let condition = try compile(inner)
+            return "NOT coalesce((\(condition)), 0)"
         }
     }
 
-    private func join(_ parts: [QueryPredicate], with connective: String, empty: String) throws(SearchIndexError) -> SQLFragment {
-        guard !parts.isEmpty else { return SQLFragment(empty) }
-        var result = SQLFragment("")
-        var pieces: [String] = []
+    private func join(_ parts: [QueryPredicate], with connective: String, empty: SQL) throws(SearchIndexError) -> SQL {
+        guard !parts.isEmpty else { return empty }
+        var pieces: [SQL] = []
         for part in parts {
-            let fragment = try compile(part)
-            pieces.append("(\(fragment.sql))")
-            result.bindings += fragment.bindings
+            let condition = try compile(part)
+            pieces.append("(\(condition))")
         }
-        result.sql = pieces.joined(separator: " \(connective) ")
-        return result
+        return pieces.joined(separator: " \(connective) ")
     }
 
     private func bind(_ value: AttributeValue, for attribute: SearchableItemAttribute,
@@ -106,10 +90,10 @@ struct QueryCompiler {
     }
 
     private func compare(_ attribute: SearchableItemAttribute, _ op: ComparisonOperator,
-                         _ value: AttributeValue) throws(SearchIndexError) -> SQLFragment {
+                         _ value: AttributeValue) throws(SearchIndexError) -> SQL {
         if op == .notEqual {
             let equal = try compare(attribute, .equal, value)
-            return SQLFragment("NOT coalesce((\(equal.sql)), 0)", equal.bindings)
+            return "NOT coalesce((\(equal)), 0)"
         }
         let resolved = try resolve(attribute)
         switch resolved {
@@ -128,11 +112,10 @@ struct QueryCompiler {
                 let date = value.dateValue
                 return dayBounded(attribute, lower: op == .less || op == .lessOrEqual ? nil : date,
                                   upper: op == .greater || op == .greaterOrEqual ? nil : date,
-                                  SQLFragment("\(column) \(op.rawValue) ?", [bound]))
+                                  "\(column) \(sql: op.rawValue) \(bound)")
             }
-            guard case .custom(let key, _) = resolved else { return SQLFragment("0") }
-            return SQLFragment("i.rowid IN (SELECT item FROM custom_values WHERE key = ? AND number \(op.rawValue) ?)",
-                               [.text(key), bound])
+            guard case .custom(let key, _) = resolved else { return "0" }
+            return "i.rowid IN (SELECT item FROM custom_values WHERE key = \(key) AND number \(sql: op.rawValue) \(bound))"
         case .text:
             guard op == .equal, case .string(let text) = value else {
                 throw .unsupportedOperation("textContent holds text; compare it with == or != and a quoted value")
@@ -146,24 +129,17 @@ struct QueryCompiler {
     /// each side: a day number is monotone in the instant except across a time-zone offset change,
     /// and no offset changes by two days, so the extra condition never drops a matching item.
     private func dayBounded(_ attribute: SearchableItemAttribute, lower: Date?, upper: Date?,
-                            _ condition: SQLFragment) -> SQLFragment {
+                            _ condition: SQL) -> SQL {
         guard attribute.standardKind == .date, lower != nil || upper != nil else { return condition }
-        let day = "i.\"\(IndexSchema.dayColumn(attribute))\""
-        var parts: [String] = []
-        var bindings: [SQLiteValue] = []
-        if let lower {
-            parts.append("\(day) >= ?")
-            bindings.append(.integer(DayNumber.of(lower, in: timeZone) - 2))
-        }
-        if let upper {
-            parts.append("\(day) <= ?")
-            bindings.append(.integer(DayNumber.of(upper, in: timeZone) + 2))
-        }
-        return SQLFragment("(\(parts.joined(separator: " AND ")) AND \(condition.sql))", bindings + condition.bindings)
+        let day = IndexSchema.itemColumn(IndexSchema.dayColumn(attribute))
+        var parts: [SQL] = []
+        if let lower { parts.append("\(day) >= \(DayNumber.of(lower, in: timeZone) - 2)") }
+        if let upper { parts.append("\(day) <= \(DayNumber.of(upper, in: timeZone) + 2)") }
+        return "(\(parts.joined(separator: " AND ")) AND \(condition))"
     }
 
     private func match(_ attribute: SearchableItemAttribute, pattern: String, kind: StringMatchKind,
-                       options: StringMatchOptions) throws(SearchIndexError) -> SQLFragment {
+                       options: StringMatchOptions) throws(SearchIndexError) -> SQL {
         let flags = (options.contains(.caseInsensitive) ? "c" : "") + (options.contains(.diacriticInsensitive) ? "d" : "")
         let globPattern: String
         switch kind {
@@ -183,40 +159,41 @@ struct QueryCompiler {
         switch resolved {
         case .text:
             // Candidates from the full-text index, then the exact condition on the stored text.
-            let check = SQLFragment("lantern_text_match((SELECT t.data FROM item_text t WHERE t.rowid = i.rowid), ?, ?)",
-                                    [.text(globPattern), .text(flags + wordFlag)])
+            let check: SQL = "lantern_text_match((SELECT t.data FROM item_text t WHERE t.rowid = i.rowid), \(globPattern), \(flags + wordFlag))"
             let words = TextContentMatch.candidateWords(globPattern)
             guard let expression = Self.ftsExpression(words.joined(separator: " "), prefix: false, column: "body") else {
-                return SQLFragment("(i.textLength IS NOT NULL AND \(check.sql))", check.bindings)
+                return "(i.textLength IS NOT NULL AND \(check))"
             }
-            return SQLFragment("(i.textLength IS NOT NULL AND i.rowid IN (SELECT rowid FROM fts WHERE fts MATCH ?) AND \(check.sql))",
-                               [.text(expression)] + check.bindings)
+            return "(i.textLength IS NOT NULL AND i.rowid IN (SELECT rowid FROM fts WHERE fts MATCH \(expression)) AND \(check))"
         case let .column(column, columnKind):
             guard columnKind == .string || columnKind == .strings else {
                 throw .unsupportedOperation("\(attribute) holds \(columnKind) values; string matching needs a string attribute")
             }
             if flags.isEmpty, columnKind == .strings, kind == .exact || kind == .prefix {
                 let member = Self.listMembership(attribute, pattern, prefix: kind == .prefix, table: "list_values")
-                return SQLFragment("i.rowid IN (SELECT item FROM list_values WHERE \(member.sql))", member.bindings)
+                return "i.rowid IN (SELECT item FROM list_values WHERE \(member))"
             }
             if flags.isEmpty, kind == .exact || kind == .prefix {
-                let (condition, values) = Self.plainCondition(column, pattern, prefix: kind == .prefix)
-                return SQLFragment(condition, values)
+                return Self.plainCondition(column, pattern, prefix: kind == .prefix)
             }
             let listFlag = columnKind == .strings ? "l" : ""
-            return SQLFragment("lantern_match(\(column), ?, ?)", [.text(globPattern), .text(flags + wordFlag + listFlag)])
+            return "lantern_match(\(column), \(globPattern), \(flags + wordFlag + listFlag))"
         case let .custom(key, customKind):
             guard customKind == .string || customKind == .strings else {
                 throw .unsupportedOperation("\(attribute) holds \(customKind) values; string matching needs a string attribute")
             }
             if flags.isEmpty, kind == .exact || kind == .prefix {
-                let (condition, values) = Self.plainCondition("text", pattern, prefix: kind == .prefix)
-                return SQLFragment("i.rowid IN (SELECT item FROM custom_values WHERE key = ? AND \(condition))",
-                                   [.text(key)] + values)
+                return "i.rowid IN (SELECT item FROM custom_values WHERE key = \(key) AND \(Self.plainCondition("text", pattern, prefix: kind == .prefix)))"
             }
-            return SQLFragment("i.rowid IN (SELECT item FROM custom_values WHERE key = ? AND lantern_match(text, ?, ?))",
-                               [.text(key), .text(globPattern), .text(flags + wordFlag)])
+            return "i.rowid IN (SELECT item FROM custom_values WHERE key = \(key) AND lantern_match(text, \(globPattern), \(flags + wordFlag)))"
         }
+    }
+
+    /// `condition`, and only items unexpired at `date` when one is given (while a batch keeps
+    /// the writer from purging expired items).
+    static func hidingExpired(_ condition: SQL, at date: Date?) -> SQL {
+        guard let date else { return condition }
+        return "(\(condition)) AND (i.expiration IS NULL OR i.expiration > \(date.timeIntervalSince1970))"
     }
 
     /// A finite number written as text (`"1024"`, `" 2.5 "`); nil for anything else.
@@ -225,17 +202,15 @@ struct QueryCompiler {
         return number
     }
 
-    /// Exact or prefix comparison an index can serve (a prefix as a half-open range).
     /// The rows of `table` (the `list_values` table or its alias) holding `value`, or a value
     /// starting with it, as an element of the list attribute.
-    static func listMembership(_ attribute: SearchableItemAttribute, _ value: String, prefix: Bool, table: String) -> SQLFragment {
-        let (condition, values) = plainCondition("\(table).value", value, prefix: prefix)
-        return SQLFragment("\(table).attribute = ? AND \(condition)", [IndexSchema.listCode(attribute)] + values)
+    static func listMembership(_ attribute: SearchableItemAttribute, _ value: String, prefix: Bool, table: String) -> SQL {
+        "\(sql: table).attribute = \(IndexSchema.listCode(attribute)) AND \(plainCondition(SQL(sql: "\(table).value"), value, prefix: prefix))"
     }
 
-    private static func plainCondition(_ column: String, _ value: String, prefix: Bool) -> (String, [SQLiteValue]) {
-        prefix ? ("(\(column) >= ? AND \(column) < ?)", [.text(value), .text(value + "\u{10FFFF}")])
-            : ("\(column) = ?", [.text(value)])
+    /// Exact or prefix comparison an index can serve (a prefix as a half-open range).
+    private static func plainCondition(_ column: SQL, _ value: String, prefix: Bool) -> SQL {
+        prefix ? "(\(column) >= \(value) AND \(column) < \(value + "\u{10FFFF}"))" : "\(column) = \(value)"
     }
 
     /// An FTS5 MATCH expression in which every word of `text` is a quoted string, so operators,
@@ -273,24 +248,23 @@ struct QueryCompiler {
     }
 
     /// SQL for ORDER BY one attribute (missing values last).
-    func order(_ attribute: SearchableItemAttribute, ascending: Bool) throws(SearchIndexError) -> SQLFragment {
+    func order(_ attribute: SearchableItemAttribute, ascending: Bool) throws(SearchIndexError) -> SQL {
         let direction = ascending ? "ASC" : "DESC"
         switch try resolve(attribute) {
-        case .column(let column, _): return SQLFragment("\(column) \(direction) NULLS LAST")
+        case .column(let column, _): return "\(column) \(sql: direction) NULLS LAST"
         case .text: throw .unsupportedOperation("sorting by textContent; sort by title or a date instead")
         case let .custom(key, kind):
             let field = kind == .number || kind == .date ? "number" : "text"
-            return SQLFragment("(SELECT \(field) FROM custom_values WHERE key = ? AND item = i.rowid LIMIT 1) \(direction) NULLS LAST",
-                               [.text(key)])
+            return "(SELECT \(sql: field) FROM custom_values WHERE key = \(key) AND item = i.rowid LIMIT 1) \(sql: direction) NULLS LAST"
         }
     }
 
     /// A numeric expression of one row, for statistics.
-    func numericExpression(_ attribute: SearchableItemAttribute) throws(SearchIndexError) -> SQLFragment {
+    func numericExpression(_ attribute: SearchableItemAttribute) throws(SearchIndexError) -> SQL {
         switch try resolve(attribute) {
-        case let .column(column, kind) where kind == .number || kind == .date: return SQLFragment(column)
+        case let .column(column, kind) where kind == .number || kind == .date: return column
         case let .custom(key, kind) where kind == .number || kind == .date:
-            return SQLFragment("(SELECT number FROM custom_values WHERE key = ? AND item = i.rowid LIMIT 1)", [.text(key)])
+            return "(SELECT number FROM custom_values WHERE key = \(key) AND item = i.rowid LIMIT 1)"
         default: throw .unsupportedOperation("a statistic of \(attribute), which is not a number or a date")
         }
     }

@@ -9,63 +9,11 @@ struct QueryExecutor {
     /// a batch keeps the writer from purging them).
     let hideExpiredAt: Date?
 
-    /// Where a query reads its items from: the FROM clause, the WHERE condition, whether BM25
-    /// ranks the rows, and the expression that orders them by rowid as the driving table yields them.
-    private struct Source {
-        var from: SQLFragment
-        var condition: SQLFragment
-        var ranked: Bool
-        var rowid = "i.rowid"
+    /// The plan of `predicate` (see `QueryPlan`); without `drivers`, one whose condition alone
+    /// filters `items i`, for a query that joins it to another table.
+    private func plan(_ predicate: QueryPredicate, drivers: Bool = true) throws(SearchIndexError) -> QueryPlan {
+        try QueryPlan(predicate, compiler: compiler, hidingExpiredAt: hideExpiredAt, drivers: drivers)
     }
-
-    /// The source for a predicate. A top-level full-text term drives the query from the FTS table
-    /// (the fast path for ranked search); otherwise a top-level membership in a string list
-    /// (`keywords` contains "x") drives it from that list's rows, which arrive in rowid order, so
-    /// the first few members of a large list come back without SQLite first collecting all of
-    /// them (as `rowid IN (SELECT …)` makes it do). The rest filters the join.
-    private func source(_ predicate: QueryPredicate, allowDriver: Bool = true) throws(SearchIndexError) -> Source {
-        var parts: [QueryPredicate]
-        switch predicate {
-        case .and(let conjuncts): parts = conjuncts
-        default: parts = [predicate]
-        }
-        var fullText: String?
-        var membership: (attribute: SearchableItemAttribute, value: String)?
-        if allowDriver {
-            if let index = parts.firstIndex(where: { if case .fullText = $0 { true } else { false } }),
-               case let .fullText(text, prefix) = parts[index] {
-                fullText = QueryCompiler.ftsExpression(text, prefix: prefix, column: nil) ?? ""
-                parts.remove(at: index)
-            } else if let index = parts.firstIndex(where: { if case .contains(let attribute, _) = $0 { attribute.standardKind == .strings } else { false } }),
-                      case let .contains(attribute, value) = parts[index] {
-                membership = (attribute, value)
-                parts.remove(at: index)
-            }
-        }
-        let rest: QueryPredicate = fullText == nil && membership == nil ? predicate : .and(parts)
-        var condition = try compiler.compile(rest)
-        if let hideExpiredAt {
-            condition.sql = "(\(condition.sql)) AND (i.expiration IS NULL OR i.expiration > ?)"
-            condition.bindings.append(.real(hideExpiredAt.timeIntervalSince1970))
-        }
-        if let fullText {
-            if fullText.isEmpty { condition = SQLFragment("0") }
-            return Source(from: SQLFragment("fts JOIN items i ON i.rowid = fts.rowid"),
-                          condition: SQLFragment("fts MATCH ? AND (\(condition.sql))", [.text(fullText.isEmpty ? "\"\"" : fullText)] + condition.bindings),
-                          ranked: true)
-        }
-        if let membership {
-            let member = QueryCompiler.listMembership(membership.attribute, membership.value, prefix: false, table: "m")
-            return Source(from: SQLFragment("list_values m JOIN items i ON i.rowid = m.item"),
-                          condition: SQLFragment("\(member.sql) AND (\(condition.sql))", member.bindings + condition.bindings),
-                          ranked: false, rowid: "m.item")
-        }
-        return Source(from: SQLFragment("items i"), condition: condition, ranked: false)
-    }
-
-    /// The condition `source` returns for a predicate that is one full-text match and nothing
-    /// else (no filter, no expiry check): FTS5 alone can answer it.
-    private static let fullTextOnly = "fts MATCH ? AND (1)"
 
     func search(_ query: SearchQuery) throws(SearchIndexError) -> [SearchHit] {
         try search(query, countingFoundItems: false).hits
@@ -85,52 +33,54 @@ struct QueryExecutor {
 
     /// The hits, and the number of matches when the query counted them on the way.
     private func search(_ query: SearchQuery, countingFoundItems: Bool) throws(SearchIndexError) -> (hits: [SearchHit], counted: Int?) {
-        let plan = try source(query.predicate)
-        let (from, condition, ranked) = (plan.from, plan.condition, plan.ranked)
-        var orderings: [SQLFragment] = []
-        for order in query.sort {
-            switch order {
-            case .relevance: if ranked { orderings.append(SQLFragment("fts.rank")) }
-            case let .attribute(attribute, ascending): orderings.append(try compiler.order(attribute, ascending: ascending))
-            }
-        }
-        orderings.append(SQLFragment(plan.rowid))
-        let limit = SQLiteValue.integer(Int64(query.limit ?? -1))
-        let offset = SQLiteValue.integer(Int64(max(0, query.offset)))
+        let plan = try self.plan(query.predicate)
+        let limit = query.limit ?? -1
+        let offset = max(0, query.offset)
         let fetch = Set(query.fetchAttributes).subtracting([.textContent])
 
         // Fast path: pure full-text top-N lets FTS5 rank and cut before touching items.
-        if ranked, condition.sql == Self.fullTextOnly, query.sort.first == .relevance || query.sort.isEmpty {
+        if case .fullTextOnly(let match) = plan, query.sort.first == .relevance || query.sort.isEmpty {
             // FTS5 computes `rank` for these forms without reading any other table; the bounded
             // one walks matches newest first and stops after `matches`. `+rank` is an expression,
             // not the column, so FTS5 does not take over the ORDER BY: left to FTS5, it sorts
             // every match in full, while SQLite's sorter keeps only the best LIMIT + OFFSET
-            // (at a million notes, 4.0 → 2.5 ms for two words, 176 → 109 ms for a common word).
-            // rowid orders equal scores.
+            // (Benchmarks/RESULTS.md, the index section's full-text rows). rowid orders equal scores.
             // Counting: every match passes `lantern_tally()` before the sorter cuts them.
-            if query.ranking == .exact, let limit = query.limit,
-               let shortlisted = try rankedFromShortlist(query.predicate, first: limit + max(0, query.offset)) {
-                let ranks = shortlisted.ranks.dropFirst(max(0, query.offset)).prefix(limit)
+            if query.ranking == .exact, let limit = query.limit, let word = match.shortlistWord,
+               let shortlisted = try rankedFromShortlist(oneWord: word, first: limit + offset) {
+                let ranks = shortlisted.ranks.dropFirst(offset).prefix(limit)
                 return (try hits(ranked: Array(ranks), fetch: fetch), countingFoundItems ? shortlisted.itemCount : nil)
             }
             let counting = countingFoundItems && query.ranking == .exact
-            var sql = "SELECT rowid, rank FROM fts WHERE fts MATCH ?\(counting ? " AND lantern_tally()" : "") ORDER BY +rank, rowid LIMIT ? OFFSET ?"
-            var bindings = condition.bindings + [limit, offset]
+            let sql: SQL
             if case .mostRecent(let matches) = query.ranking {
-                sql = "SELECT rowid, score FROM (SELECT rowid, rank AS score FROM fts WHERE fts MATCH ? ORDER BY rowid DESC LIMIT ?) "
-                    + "ORDER BY score, rowid LIMIT ? OFFSET ?"
-                bindings = condition.bindings + [.integer(Int64(max(0, matches))), limit, offset]
+                sql = """
+                    SELECT rowid, score FROM (SELECT rowid, rank AS score FROM fts WHERE fts MATCH \(match.expression) ORDER BY rowid DESC LIMIT \(max(0, matches))) \
+                    ORDER BY score, rowid LIMIT \(limit) OFFSET \(offset)
+                    """
+            } else {
+                let tally: SQL = counting ? " AND lantern_tally()" : ""
+                sql = "SELECT rowid, rank FROM fts WHERE fts MATCH \(match.expression)\(tally) ORDER BY +rank, rowid LIMIT \(limit) OFFSET \(offset)"
             }
             database.tally = 0
-            let ranks = try database.query(sql, bindings) { (rowid: $0.integer(0), score: -$0.double(1)) }
+            let ranks = try database.query(sql) { (rowid: $0.integer(0), score: -$0.double(1)) }
             return (try hits(ranked: ranks, fetch: fetch), counting ? database.tally : nil)
         }
-        let scoreColumn = ranked ? ", fts.rank" : ""
-        let sql = "SELECT \(IndexSchema.selectColumns)\(scoreColumn) FROM \(from.sql) WHERE \(condition.sql) ORDER BY "
-            + orderings.map(\.sql).joined(separator: ", ") + " LIMIT ? OFFSET ?"
-        let scoreIndex = 4 + IndexSchema.columns.count
-        let rows = try database.query(sql, from.bindings + condition.bindings + orderings.flatMap(\.bindings) + [limit, offset]) { row in
-            (ItemRowDecoder.decode(row, fetch: fetch), ranked ? -row.double(scoreIndex) : nil)
+        var orderings: [SQL] = []
+        for order in query.sort {
+            switch order {
+            case .relevance: if plan.isRanked { orderings.append("fts.rank") }
+            case let .attribute(attribute, ascending): orderings.append(try compiler.order(attribute, ascending: ascending))
+            }
+        }
+        orderings.append(plan.rowid)
+        let selection: ItemSelection = plan.isRanked ? .scored : .items
+        let scoreColumn = selection.position(of: .score)
+        let rows = try database.query("""
+            SELECT \(selection.columns) FROM \(plan.from) WHERE \(plan.condition) ORDER BY \(orderings.joined(separator: ", ")) \
+            LIMIT \(limit) OFFSET \(offset)
+            """) { row in
+            (ItemSelection.decode(row, fetch: fetch), scoreColumn.map { -row.double($0) })
         }
         let custom = try customValues(rowids: rows.map(\.0.rowid), fetch: fetch)
         let hits = rows.map { decoded, score in
@@ -148,21 +98,19 @@ struct QueryExecutor {
     }
 
     /// A one-word query's top `n` ranked from the word's shortlist (see `TermShortlist`), and
-    /// how many items hold the word; nil when the query is not one plain word or the shortlist
-    /// does not reach `n`. Its reads share one snapshot, so the counts match the members.
-    func rankedFromShortlist(_ predicate: QueryPredicate, first n: Int) throws(SearchIndexError)
+    /// how many items hold the word; nil when the word is not one token of the index or its
+    /// shortlist does not reach `n`. Its reads share one snapshot, so the counts match the members.
+    func rankedFromShortlist(oneWord word: String, first n: Int) throws(SearchIndexError)
         -> (ranks: [(rowid: Int64, score: Double)], itemCount: Int)? {
-        guard case let .fullText(text, false) = predicate else { return nil }
-        let words = QueryCompiler.fullTextWords(text)
-        guard words.count == 1, let token = database.singleToken(words[0]) else { return nil }
+        guard let token = database.singleToken(word) else { return nil }
         try database.execute("SAVEPOINT shortlist")
         defer { try? database.execute("RELEASE shortlist") }
-        guard let (itemCount, data) = try database.query("SELECT count, data FROM term_shortlists WHERE term = ?", [.text(token)], {
+        guard let (itemCount, data) = try database.query("SELECT count, data FROM term_shortlists WHERE term = \(token)", {
                   ($0.integer(0), $0.blob(1) ?? [])
               }).first,
               let shortlist = TermShortlist(data), shortlist.covers(n, itemCount: itemCount),
-              let totals = try database.query("SELECT lantern_totals(fts) FROM fts WHERE fts MATCH ? LIMIT 1",
-                                              [.text(QueryCompiler.phrase(words[0]))], { $0.blob(0) }).first ?? nil,
+              let totals = try database.query("SELECT lantern_totals(fts) FROM fts WHERE fts MATCH \(QueryCompiler.phrase(word)) LIMIT 1",
+                                              { $0.blob(0) }).first ?? nil,
               totals.count == 16
         else { return nil }
         let (rowCount, totalLength) = totals.withUnsafeBytes {
@@ -175,15 +123,9 @@ struct QueryExecutor {
     /// Items by rowid with only `fetch` attributes (plus identifiers).
     private func loadItems(rowids: [Int64], fetch: Set<SearchableItemAttribute>) throws(SearchIndexError) -> [Int64: SearchableItem] {
         guard !rowids.isEmpty else { return [:] }
-        let marks = Array(repeating: "?", count: rowids.count).joined(separator: ",")
-        var condition = "i.rowid IN (\(marks))"
-        var bindings = rowids.map(SQLiteValue.integer)
-        if let hideExpiredAt {
-            condition += " AND (i.expiration IS NULL OR i.expiration > ?)"
-            bindings.append(.real(hideExpiredAt.timeIntervalSince1970))
-        }
-        let rows = try database.query("SELECT \(IndexSchema.selectColumns) FROM items i WHERE \(condition)", bindings) {
-            ItemRowDecoder.decode($0, fetch: fetch)
+        let condition = QueryCompiler.hidingExpired("i.rowid IN (\(values: rowids.map(SQLiteValue.integer), separator: ","))", at: hideExpiredAt)
+        let rows = try database.query("SELECT \(ItemSelection.items.columns) FROM items i WHERE \(condition)") {
+            ItemSelection.decode($0, fetch: fetch)
         }
         let custom = try customValues(rowids: rows.map(\.rowid), fetch: fetch)
         var items: [Int64: SearchableItem] = [:]
@@ -200,9 +142,10 @@ struct QueryExecutor {
         let wanted = compiler.customKeys.values.filter { fetch?.contains($0.key.attribute) ?? true }
         guard !rowids.isEmpty, !wanted.isEmpty else { return [:] }
         let kinds = Dictionary(uniqueKeysWithValues: wanted.map { ($0.key.keyName, $0.kind) })
-        let marks = Array(repeating: "?", count: rowids.count).joined(separator: ",")
-        let rows = try database.query("SELECT item, key, text, number FROM custom_values WHERE item IN (\(marks)) ORDER BY item, key, position",
-                                      rowids.map(SQLiteValue.integer)) { row in
+        let rows = try database.query("""
+            SELECT item, key, text, number FROM custom_values WHERE item IN (\(values: rowids.map(SQLiteValue.integer), separator: ",")) \
+            ORDER BY item, key, position
+            """) { row in
             (row.integer(0), row.text(1) ?? "", row.text(2), row.isNull(3) ? nil : row.double(3))
         }
         var result: [Int64: [SearchableItemAttribute: AttributeValue]] = [:]
@@ -227,17 +170,12 @@ struct QueryExecutor {
     /// in `corrupt` so the caller can ask the delegate to reindex them.
     func fetchItems(identifiers: [String]) throws(SearchIndexError) -> (items: [SearchableItem], corrupt: [String]) {
         guard !identifiers.isEmpty else { return ([], []) }
-        let marks = Array(repeating: "?", count: identifiers.count).joined(separator: ",")
-        var condition = "i.identifier IN (\(marks))"
-        var bindings = identifiers.map(SQLiteValue.text)
-        if let hideExpiredAt {
-            condition += " AND (i.expiration IS NULL OR i.expiration > ?)"
-            bindings.append(.real(hideExpiredAt.timeIntervalSince1970))
-        }
+        let condition = QueryCompiler.hidingExpired("i.identifier IN (\(values: identifiers.map(SQLiteValue.text), separator: ","))", at: hideExpiredAt)
+        let selection = ItemSelection.complete
+        let (textLength, storedText) = (selection.position(of: .textLength), selection.position(of: .storedText))
         let rows = try database.query(
-            "SELECT \(IndexSchema.selectColumns), i.textLength, t.data FROM items i LEFT JOIN item_text t ON t.rowid = i.rowid WHERE \(condition)",
-            bindings) { row in
-            (ItemRowDecoder.decode(row, fetch: nil), !row.isNull(4 + IndexSchema.columns.count), row.blob(5 + IndexSchema.columns.count))
+            "SELECT \(selection.columns) FROM items i LEFT JOIN item_text t ON t.rowid = i.rowid WHERE \(condition)") { row in
+            (ItemSelection.decode(row, fetch: nil), textLength.map { !row.isNull($0) } ?? false, storedText.flatMap { row.blob($0) })
         }
         let custom = try customValues(rowids: rows.map(\.0.rowid), fetch: nil)
         var byIdentifier: [String: SearchableItem] = [:]
@@ -264,23 +202,28 @@ struct QueryExecutor {
     func aggregate(_ aggregation: SearchAggregation, where predicate: QueryPredicate) throws(SearchIndexError) -> AggregationResult {
         switch aggregation {
         case .count:
-            let plan = try source(predicate)
-            let (from, condition) = (plan.from, plan.condition)
-            // Every item has one row in `fts`, so a pure full-text count needs no join to `items`.
-            let (sql, bindings) = condition.sql == Self.fullTextOnly
-                ? ("SELECT count(*) FROM fts WHERE fts MATCH ?", condition.bindings)
-                : ("SELECT count(*) FROM \(from.sql) WHERE \(condition.sql)", from.bindings + condition.bindings)
-            let count = try database.query(sql, bindings) { $0.integer(0) }.first ?? 0
+            let plan = try self.plan(predicate)
+            let sql: SQL
+            if case .fullTextOnly(let match) = plan {
+                // Every item has one row in `fts`, so a pure full-text count needs no join to `items`.
+                sql = "SELECT count(*) FROM fts WHERE fts MATCH \(match.expression)"
+            } else {
+                sql = "SELECT count(*) FROM \(plan.from) WHERE \(plan.condition)"
+            }
+            let count = try database.query(sql) { $0.integer(0) }.first ?? 0
             return .count(Int(count))
         case let .statistic(statistic, attribute):
-            let plan = try source(predicate)
-            let (from, condition) = (plan.from, plan.condition)
+            let plan = try self.plan(predicate)
             let expression = try compiler.numericExpression(attribute)
             // Only items with a value matter (the functions skip NULLs); saying so lets SQLite answer
             // from the attribute's partial index, a narrow covering walk, instead of reading every
             // wide `items` row for one number.
-            let sql = "SELECT \(Self.function(statistic))(\(expression.sql)), count(\(expression.sql)) FROM \(from.sql) WHERE \(expression.sql) IS NOT NULL AND (\(condition.sql))"
-            let row = try database.query(sql, expression.bindings + expression.bindings + from.bindings + expression.bindings + condition.bindings) { row in
+            let function = Self.function(statistic)
+            let sql: SQL = """
+                SELECT \(function)(\(expression)), count(\(expression)) FROM \(plan.from) \
+                WHERE \(expression) IS NOT NULL AND (\(plan.condition))
+                """
+            let row = try database.query(sql) { row in
                 (row.isNull(0) ? nil : row.double(0), Int(row.integer(1)))
             }.first
             return .statistic(row?.0, count: row?.1 ?? 0)
@@ -291,7 +234,7 @@ struct QueryExecutor {
         }
     }
 
-    private static func function(_ statistic: Statistic) -> String {
+    private static func function(_ statistic: Statistic) -> SQL {
         switch statistic {
         case .sum: "total"
         case .average: "avg"
@@ -302,42 +245,47 @@ struct QueryExecutor {
 
     private func groupBy(_ attribute: SearchableItemAttribute, statistic: GroupStatistic?, limit: Int,
                          where predicate: QueryPredicate) throws(SearchIndexError) -> AggregationResult {
-        var statExpression = SQLFragment("")
+        var statExpression: SQL = ""
         if let statistic {
             let expression = try compiler.numericExpression(statistic.attribute)
-            statExpression = SQLFragment(", \(Self.function(statistic.statistic))(\(expression.sql))", expression.bindings)
+            statExpression = ", \(Self.function(statistic.statistic))(\(expression))"
         }
         let resolved = try compiler.resolve(attribute)
         var keyKind: AttributeKind
-        var select: SQLFragment
+        var select: SQL
         switch resolved {
         case .text:
             throw .unsupportedOperation("grouping by textContent; group by a short attribute such as keywords or contentType")
         case let .column(_, kind) where kind == .strings:
             keyKind = .string
-            let condition = try source(predicate, allowDriver: false).condition
-            if statistic == nil && condition.sql == "1" {
+            let plan = try self.plan(predicate, drivers: false)
+            if statistic == nil, case .everything = plan {
                 // Over every item, the counts every write keeps (one row per distinct value).
-                select = SQLFragment("SELECT value, count FROM list_counts WHERE attribute = ?", [IndexSchema.listCode(attribute)])
+                select = "SELECT value, count FROM list_counts WHERE attribute = \(IndexSchema.listCode(attribute))"
             } else {
-                select = SQLFragment("SELECT lv.value, count(*)\(statExpression.sql) FROM list_values lv JOIN items i ON i.rowid = lv.item WHERE lv.attribute = ? AND (\(condition.sql)) GROUP BY lv.value",
-                                     statExpression.bindings + [IndexSchema.listCode(attribute)] + condition.bindings)
+                select = """
+                    SELECT lv.value, count(*)\(statExpression) FROM list_values lv JOIN items i ON i.rowid = lv.item \
+                    WHERE lv.attribute = \(IndexSchema.listCode(attribute)) AND (\(plan.condition)) GROUP BY lv.value
+                    """
             }
         case let .column(column, kind):
             keyKind = kind
-            let plan = try source(predicate)
-            let (from, condition) = (plan.from, plan.condition)
-            select = SQLFragment("SELECT \(column), count(*)\(statExpression.sql) FROM \(from.sql) WHERE \(column) IS NOT NULL AND (\(condition.sql)) GROUP BY \(column)",
-                                 statExpression.bindings + from.bindings + condition.bindings)
+            let plan = try self.plan(predicate)
+            select = """
+                SELECT \(column), count(*)\(statExpression) FROM \(plan.from) \
+                WHERE \(column) IS NOT NULL AND (\(plan.condition)) GROUP BY \(column)
+                """
         case let .custom(key, kind):
             keyKind = kind == .strings ? .string : kind
-            let field = kind == .number || kind == .date ? "cv.number" : "cv.text"
-            let condition = try source(predicate, allowDriver: false).condition
-            select = SQLFragment("SELECT \(field), count(DISTINCT cv.item)\(statExpression.sql) FROM custom_values cv JOIN items i ON i.rowid = cv.item WHERE cv.key = ? AND \(field) IS NOT NULL AND (\(condition.sql)) GROUP BY \(field)",
-                                 statExpression.bindings + [.text(key)] + condition.bindings)
+            let field: SQL = kind == .number || kind == .date ? "cv.number" : "cv.text"
+            let condition = try self.plan(predicate, drivers: false).condition
+            select = """
+                SELECT \(field), count(DISTINCT cv.item)\(statExpression) FROM custom_values cv JOIN items i ON i.rowid = cv.item \
+                WHERE cv.key = \(key) AND \(field) IS NOT NULL AND (\(condition)) GROUP BY \(field)
+                """
         }
         let boundedLimit = max(1, limit)
-        let rows = try database.query(select.sql + " ORDER BY 2 DESC, 1 LIMIT ?", select.bindings + [.integer(Int64(boundedLimit + 1))]) { row in
+        let rows = try database.query("\(select) ORDER BY 2 DESC, 1 LIMIT \(boundedLimit + 1)") { row in
             let key: AttributeValue
             switch keyKind {
             case .number: key = .number(row.double(0))
@@ -356,37 +304,35 @@ struct QueryExecutor {
         var days: [Int64: GroupTotals] = [:]
         switch try compiler.resolve(attribute) {
         case let .column(_, kind) where kind == .date:
-            let day = "i.\"\(IndexSchema.dayColumn(attribute))\""
-            let plan = try source(predicate)
-            let (from, condition) = (plan.from, plan.condition)
+            let day = IndexSchema.itemColumn(IndexSchema.dayColumn(attribute))
+            let plan = try self.plan(predicate)
             if let value {
                 // A statistic needs each item's row: one scan of `items` hashing days
                 // (`GroupTotalsAccumulator`) beats walking the day index and reading every row by
                 // rowid, or sorting a million rows for GROUP BY. `+` keeps the planner off the day
                 // index for the mere presence test; other filters still pick their indexes.
                 let blob = try database.query(
-                    "SELECT lantern_group_totals(\(day), \(value.sql)) FROM \(from.sql) WHERE +\(day) IS NOT NULL AND (\(condition.sql))",
-                    value.bindings + from.bindings + condition.bindings) { $0.blob(0) ?? [] }.first ?? []
+                    "SELECT lantern_group_totals(\(day), \(value)) FROM \(plan.from) WHERE +\(day) IS NOT NULL AND (\(plan.condition))"
+                ) { $0.blob(0) ?? [] }.first ?? []
                 guard let decoded = GroupTotalsAccumulator.decode(blob) else {
                     throw .database(message: "the day totals of \(attribute) came back malformed (\(blob.count) bytes, not whole records): a Lantern bug; please report it", code: 0, sql: "lantern_group_totals")
                 }
                 days = decoded
             } else {
                 // Only the count: a walk of the (day, date) index, which is narrow and in day order.
-                let rows = try database.query("SELECT \(day), count(*) FROM \(from.sql) WHERE \(day) IS NOT NULL AND (\(condition.sql)) GROUP BY \(day)",
-                                              from.bindings + condition.bindings) { ($0.integer(0), Int($0.integer(1))) }
+                let rows = try database.query(
+                    "SELECT \(day), count(*) FROM \(plan.from) WHERE \(day) IS NOT NULL AND (\(plan.condition)) GROUP BY \(day)"
+                ) { ($0.integer(0), Int($0.integer(1))) }
                 for (key, count) in rows { days[key] = GroupTotals(count: count) }
             }
         case let .custom(key, kind) where kind == .date:
-            let condition = try source(predicate, allowDriver: false).condition
-            var statisticColumns = "", valueBindings: [SQLiteValue] = []
-            if let value {
-                statisticColumns = ", total(\(value.sql)), count(\(value.sql)), min(\(value.sql)), max(\(value.sql))"
-                valueBindings = value.bindings + value.bindings + value.bindings + value.bindings
-            }
-            let rows = try database.query(
-                "SELECT cv.day, count(*)\(statisticColumns) FROM custom_values cv JOIN items i ON i.rowid = cv.item WHERE cv.key = ? AND cv.day IS NOT NULL AND (\(condition.sql)) GROUP BY cv.day",
-                valueBindings + [.text(key)] + condition.bindings) { row in
+            let condition = try self.plan(predicate, drivers: false).condition
+            var statisticColumns: SQL = ""
+            if let value { statisticColumns = ", total(\(value)), count(\(value)), min(\(value)), max(\(value))" }
+            let rows = try database.query("""
+                SELECT cv.day, count(*)\(statisticColumns) FROM custom_values cv JOIN items i ON i.rowid = cv.item \
+                WHERE cv.key = \(key) AND cv.day IS NOT NULL AND (\(condition)) GROUP BY cv.day
+                """) { row in
                 (row.integer(0), GroupTotals(count: Int(row.integer(1)), sum: value == nil ? 0 : row.double(2),
                                              valueCount: value == nil ? 0 : Int(row.integer(3)),
                                              minimum: value == nil || row.isNull(4) ? nil : row.double(4),
@@ -418,7 +364,7 @@ struct QueryExecutor {
     /// Which attributes items have, with counts (one pass over `items`, one over custom values).
     func attributeCatalogue() throws(SearchIndexError) -> [AttributeSummary] {
         let counts = IndexSchema.columns.map { "count(\"\($0.attribute.rawValue)\")" }.joined(separator: ", ")
-        let row = try database.query("SELECT count(textLength), \(counts) FROM items") { row in
+        let row = try database.query("SELECT count(textLength), \(sql: counts) FROM items") { row in
             (0...IndexSchema.columns.count).map { Int(row.integer($0)) }
         }.first ?? []
         var summaries: [AttributeSummary] = []
@@ -436,28 +382,5 @@ struct QueryExecutor {
             summaries.append(AttributeSummary(attribute: record.key.attribute, kind: record.kind, itemCount: count, isCustom: true))
         }
         return summaries
-    }
-}
-
-/// Decodes an `items` row selected with `IndexSchema.selectColumns`.
-enum ItemRowDecoder {
-    static func decode(_ row: SQLiteRow, fetch: Set<SearchableItemAttribute>?) -> (rowid: Int64, item: SearchableItem) {
-        var set = SearchableItemAttributeSet()
-        for (offset, column) in IndexSchema.columns.enumerated() {
-            let index = 4 + offset
-            guard fetch?.contains(column.attribute) ?? true, !row.isNull(index) else { continue }
-            switch column.kind {
-            case .string: set[column.attribute] = row.text(index).map(AttributeValue.string)
-            case .strings:
-                set[column.attribute] = row.text(index).map {
-                    .strings($0.split(separator: IndexSchema.listSeparator).map(String.init))
-                }
-            case .number: set[column.attribute] = .number(row.double(index))
-            case .date: set[column.attribute] = .date(Date(timeIntervalSince1970: row.double(index)))
-            }
-        }
-        let item = SearchableItem(uniqueIdentifier: row.text(1) ?? "", domainIdentifier: row.text(2), attributeSet: set,
-                                  expirationDate: row.isNull(3) ? nil : Date(timeIntervalSince1970: row.double(3)))
-        return (row.integer(0), item)
     }
 }

@@ -1,4 +1,3 @@
-import CFullText
 import Foundation
 
 /// One word's shortlist as `term_shortlists` stores it (built by CFullText on the writer): the
@@ -6,9 +5,10 @@ import Foundation
 /// each with the word's weighted count in it and its length in words.
 ///
 /// FTS5 has no top-k pruning, so an exact BM25 top 10 of a word held by a fifth of a million
-/// items scores all two hundred thousand (about 0.1 s). Scoring the shortlist's few dozen members
-/// exactly as FTS5's bm25() does (the same operations in the same order, so the same doubles)
-/// gives the same top 10 in the same order, ties broken by rowid, in well under a millisecond.
+/// items scores all two hundred thousand. Scoring the shortlist's few dozen members exactly as
+/// FTS5's bm25() does (the same operations in the same order, so the same doubles) gives the
+/// same top 10 in the same order, ties broken by rowid, at a tiny fraction of the cost (see the
+/// common-word rows of Benchmarks/RESULTS.md).
 struct TermShortlist {
     struct Member {
         var rowid: Int64, count: Double, length: Double
@@ -20,7 +20,7 @@ struct TermShortlist {
     var depth: Int
     /// The depth every shortlist keeps: a new one has `LANTERN_SHORTLIST_DEPTH`, each deleted
     /// member takes one off, and the writer rebuilds it from FTS5 before it falls below this.
-    static let guaranteedDepth = Int(LANTERN_SHORTLIST_MIN_DEPTH)
+    static let guaranteedDepth = WordRecorder.guaranteedShortlistDepth
     var members: [Member]
 
     /// Decodes the stored blob: depth (UInt32), then per member rowid (Int64), weighted count,

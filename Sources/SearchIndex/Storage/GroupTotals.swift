@@ -32,7 +32,7 @@ struct GroupTotals: Equatable {
 /// kept in a hash table while SQLite walks the rows once.
 ///
 /// SQLite's own GROUP BY needs its rows in key order: over a million items it either sorts them
-/// all or walks a key index and reads each item's row by rowid, about ten times the cost of one
+/// all or walks a key index and reads each item's row by rowid, many times the cost of one
 /// scan of `items`. A day-keyed date grouping with a statistic has at most a few thousand keys, so
 /// hashing them during a plain scan is the cheap way, and it still happens inside the query —
 /// no row leaves SQLite. The result is one blob (`encoded()`), read back with `decode(_:)`.

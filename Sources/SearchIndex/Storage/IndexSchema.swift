@@ -23,14 +23,17 @@ import Foundation
 ///   (attribute, value, item), custom values by (item, key, position) — so neither needs a
 ///   second b-tree to find an item's rows; `position` keeps a multi-valued key's order. List
 ///   rows name their attribute by a small number (`listCode`), not its name: a million notes
-///   write three million of them, and inserting them alone took about 0.6 µs less per note.
+///   write three million of them, so a shorter key makes every insert cheaper.
+///
+/// The settings below were chosen by measuring the index benchmark at a million notes; the
+/// figures, and the machine they were measured on, are in Benchmarks/RESULTS.md.
 enum IndexSchema {
     static let version = 7
 
     /// Bytes per database page for new index files. With 16 KiB pages instead of SQLite's 4 KiB,
     /// every b-tree has a quarter of the pages, so inserts split and rebalance less, index builds
     /// and FTS5 merges write fewer, larger pages, and the WAL carries fewer frame headers: the
-    /// index benchmark built 100,000 notes about 15% faster, with queries unchanged.
+    /// index benchmark builds faster, with queries unchanged.
     static let pageSize = 16_384
 
     /// Standard attributes stored as `items` columns (textContent lives in `item_text`).
@@ -49,15 +52,13 @@ enum IndexSchema {
     /// Bytes of words FTS5 gathers in memory before writing a segment (its default is 1 MiB).
     /// ItemStore hands the words of a batch to FTS5 in runs of `ItemStore.wordRunLength` items,
     /// which fit in this, and a batch leaves one segment per run: fewer, larger segments mean
-    /// fewer to read per word until later writes merge them. At a million notes, runs of 50,000
-    /// (20 segments) against 20,000 (50): two-word top-10 p50 3.8 against 4.5 ms, the search
-    /// tool's two-word call 3.9 against 5.2 ms, indexing at 0.91 of raw SQLite against 0.94.
+    /// fewer to read per word until later writes merge them, so multi-word searches (and the
+    /// search tool's calls) get faster while indexing keeps its ratio to raw SQLite.
     static let ftsHashSize = 96 << 20
 
     /// Bytes of an FTS5 leaf. FTS5's default (4,050) fits SQLite's default 4 KiB page; this
-    /// fits `pageSize`, so a common word's list of items spans a quarter as many leaves. At a
-    /// million notes, in one run each: two-word top-10 p50 3.7 ms against 4.3–4.8 ms in three
-    /// runs with the default, indexing at the same ratio to raw SQLite within this machine's noise.
+    /// fits `pageSize`, so a common word's list of items spans a quarter as many leaves:
+    /// multi-word searches read fewer pages, and indexing keeps its ratio to raw SQLite.
     static let ftsLeafSize = 16_000
 
     /// FTS5 merges for a bulk load: instead of merging its segments level by level while the
@@ -70,13 +71,16 @@ enum IndexSchema {
     /// After a bulk load, FTS5 merges level by level again, a little with each later write
     /// (`crisismerge` stays at 256, so that no later write has to merge the batch's segments
     /// at once). The batch itself does not merge them: merging a million notes into one segment
-    /// ('optimize') cost about 5 µs a note, a seventh of the whole build, to make two-word
-    /// searches 4.8 → 2.9 ms; one-word searches rank from shortlists and do not need it.
+    /// ('optimize') costs a large share of the whole build to make two-word searches faster;
+    /// one-word searches rank from shortlists and do not need it.
     static let ftsBulkLoadFinish = """
         INSERT INTO fts(fts, rank) VALUES('automerge', 4);
         """
 
     static func dayColumn(_ attribute: SearchableItemAttribute) -> String { "\(attribute.rawValue)_day" }
+
+    /// A column of `items i` by name (an attribute's or a day column's), quoted.
+    static func itemColumn(_ name: String) -> SQL { SQL(sql: "i.\"\(name)\"") }
 
     /// The standard list attributes, whose elements `list_values` and `list_counts` hold.
     static let listAttributes = columns.filter { $0.kind == .strings }.map(\.attribute)
@@ -99,7 +103,7 @@ enum IndexSchema {
             indexes.append(SecondaryIndex(
                 name: name,
                 sql: "CREATE INDEX IF NOT EXISTS \"\(name)\" ON \(table)(\(list)) WHERE \"\(presence)\" IS NOT NULL;",
-                probe: "SELECT 1 FROM \(table) INDEXED BY \"\(name)\" WHERE \"\(presence)\" IS NOT NULL LIMIT 1"))
+                probe: SQL(sql: "SELECT 1 FROM \(table) INDEXED BY \"\(name)\" WHERE \"\(presence)\" IS NOT NULL LIMIT 1")))
         }
         func partialIndex(_ column: String) { add("items_\(column)", table: "items", columns: [column], presence: column) }
         for (attribute, kind) in columns {
@@ -126,14 +130,14 @@ enum IndexSchema {
     /// One non-unique secondary index: its name, its CREATE statement and a query that returns a
     /// row only when the index holds an entry.
     struct SecondaryIndex {
-        var name: String, sql: String, probe: String
+        var name: String, sql: String, probe: SQL
     }
 
     static var createStatements: String {
         // Physical order: day numbers, then numbers and instants, then text. SQLite reads a
         // column by walking the record header up to it, so the columns that aggregations read
         // for every row (a scan grouping by day with a statistic) come first: over a million
-        // rows, reading the 40th column costs about twice as much as reading the 5th.
+        // rows, reading a column far down the record costs markedly more than one near its start.
         var days: [String] = [], numbers: [String] = [], texts: [String] = []
         for (attribute, kind) in columns {
             let name = attribute.rawValue
@@ -185,13 +189,6 @@ enum IndexSchema {
         DROP TABLE IF EXISTS term_shortlists;
         DROP TABLE IF EXISTS meta;
         """
-
-    /// The column list of an `items` SELECT that `ItemRowDecoder` reads, in order.
-    static let selectColumns: String = {
-        var names = ["i.rowid", "i.identifier", "i.domain", "i.expiration"]
-        names += columns.map { "i.\"\($0.attribute.rawValue)\"" }
-        return names.joined(separator: ", ")
-    }()
 
     /// Joins list elements for the `items` column (U+001F cannot occur in stored elements).
     static let listSeparator: Character = "\u{1F}"

@@ -60,10 +60,18 @@ final class ItemStore {
     private struct Statements {
         let insertItem, findItem, insertCustomValue, insertText, insertWords, deleteWords, addListCount: SQLiteStatement
         let saveShortlist, deleteShortlist: SQLiteStatement
+        let findLists, deleteListValue, deleteCustomValues, findText, deleteText, deleteItem: SQLiteStatement
 
         init(_ database: SQLiteDatabase) throws(SearchIndexError) {
             insertItem = try database.prepare(ItemStore.insertSQL)
             findItem = try database.prepare("SELECT rowid FROM items WHERE identifier = ?")
+            findLists = try database.prepare(
+                "SELECT \(IndexSchema.listAttributes.map { "\"\($0.rawValue)\"" }.joined(separator: ", ")) FROM items WHERE rowid = ?")
+            deleteListValue = try database.prepare("DELETE FROM list_values WHERE attribute = ? AND value = ? AND item = ?")
+            deleteCustomValues = try database.prepare("DELETE FROM custom_values WHERE item = ?")
+            findText = try database.prepare("SELECT data FROM item_text WHERE rowid = ?")
+            deleteText = try database.prepare("DELETE FROM item_text WHERE rowid = ?")
+            deleteItem = try database.prepare("DELETE FROM items WHERE rowid = ?")
             insertCustomValue = try database.prepare("INSERT INTO custom_values(item, key, position, text, number, day) VALUES(?, ?, ?, ?, ?, ?)")
             insertText = try database.prepare("INSERT INTO item_text(rowid, data) VALUES(?, ?)")
             insertWords = try database.prepare("INSERT INTO fts(rowid, title, extra, body) VALUES(?, ?, ?, ?)")
@@ -211,8 +219,8 @@ final class ItemStore {
         // An FTS5 function cannot be an aggregate's argument; the subquery's ORDER BY keeps
         // SQLite from flattening it, and hands the rows over in rowid order, as it must.
         return try database.query("""
-            SELECT lantern_shortlist(rowid, shape), count(*) FROM (SELECT rowid, lantern_term_shape(fts) AS shape FROM fts WHERE fts MATCH ? ORDER BY rowid)
-            """, [.text(QueryCompiler.phrase(word))]) { ($0.blob(0) ?? [], $0.integer(1)) }.first
+            SELECT lantern_shortlist(rowid, shape), count(*) FROM (SELECT rowid, lantern_term_shape(fts) AS shape FROM fts WHERE fts MATCH \(QueryCompiler.phrase(word)) ORDER BY rowid)
+            """) { ($0.blob(0) ?? [], $0.integer(1)) }.first
     }
 
     /// Words whose shortlists the recorder keeps in memory between writes (about 1–2 KiB each).
@@ -244,8 +252,14 @@ final class ItemStore {
         return Dictionary(rows.compactMap { $0 }.map { ($0.key.keyName, $0) }, uniquingKeysWith: { first, _ in first })
     }
 
+    /// The columns an insert binds first, in this order (each case is the column's name), before
+    /// the attribute columns (`Slot`).
+    private enum Leading: Int, CaseIterable {
+        case identifier, domain, expiration, textLength
+    }
+
     private static let insertSQL: String = {
-        var names = ["identifier", "domain", "expiration", "textLength"]
+        var names = Leading.allCases.map { "\($0)" }
         for (attribute, kind) in IndexSchema.columns {
             names.append(attribute.rawValue)
             if kind == .date { names.append(IndexSchema.dayColumn(attribute)) }
@@ -255,20 +269,15 @@ final class ItemStore {
         return "INSERT INTO items(\(quoted)) VALUES(\(marks)) ON CONFLICT(identifier) DO NOTHING"
     }()
 
-    private static let listSelectSQL =
-        "SELECT \(IndexSchema.listAttributes.map { "\"\($0.rawValue)\"" }.joined(separator: ", ")) FROM items WHERE rowid = ?"
-
-    /// Where each standard attribute goes in `insertSQL`'s bindings (after the 4 leading ones), so
+    /// Where each standard attribute goes in `insertSQL`'s bindings (after the `Leading` ones), so
     /// an item costs one lookup per attribute it has rather than one per column.
     private struct Slot {
         var binding: Int, kind: AttributeKind, order: Int, inExtraText: Bool
     }
 
-    private static let leadingBindingCount = 4
-
     private static let slots: (byAttribute: [SearchableItemAttribute: Slot], count: Int) = {
         var slots: [SearchableItemAttribute: Slot] = [:]
-        var binding = leadingBindingCount
+        var binding = Leading.allCases.count
         for (order, (attribute, kind)) in IndexSchema.columns.enumerated() {
             let extra = SearchableItemAttribute.fullTextSearchable.contains(attribute) && attribute != .title && attribute != .displayName
             slots[attribute] = Slot(binding: binding, kind: kind, order: order, inExtraText: extra)
@@ -287,10 +296,10 @@ final class ItemStore {
         // into a space (as text attributes are) would merge "a\0b" into "a b".
         let identifier = item.uniqueIdentifier
         var bindings = [SQLiteValue](repeating: .null, count: Self.slots.count)
-        bindings[0] = .text(identifier)
-        bindings[1] = item.domainIdentifier.map { .text($0) } ?? .null
-        bindings[2] = item.expirationDate.map { .real($0.timeIntervalSince1970) } ?? .null
-        bindings[3] = body.map { .integer(Int64($0.utf8.count)) } ?? .null
+        bindings[Leading.identifier.rawValue] = .text(identifier)
+        bindings[Leading.domain.rawValue] = item.domainIdentifier.map { .text($0) } ?? .null
+        bindings[Leading.expiration.rawValue] = item.expirationDate.map { .real($0.timeIntervalSince1970) } ?? .null
+        bindings[Leading.textLength.rawValue] = body.map { .integer(Int64($0.utf8.count)) } ?? .null
         var lists: [(SearchableItemAttribute, [String])] = []
         var extraParts: [(order: Int, texts: [String])] = []
         for (attribute, value) in set.values {
@@ -317,7 +326,7 @@ final class ItemStore {
         // A new identifier (the common case) costs one insert; an existing one is replaced.
         try statements.insertItem.run(bindings)
         if database.changes == 0 {
-            for existing in try statements.findItem.query([.text(identifier)], { $0.integer(0) }) {
+            for existing in try rowids(of: identifier) {
                 try deleteRow(existing, identifier: item.uniqueIdentifier)
             }
             try statements.insertItem.run(bindings)
@@ -397,10 +406,9 @@ final class ItemStore {
             let record = CustomKeyRecord(key: key, kind: value.kind)
             try database.run("""
                 INSERT OR REPLACE INTO custom_keys(key, kind, searchable, searchableByDefault, isUnique, multiValued)
-                VALUES(?, ?, ?, ?, ?, ?)
-                """, [.text(key.keyName), .text(value.kind.rawValue), .integer(key.isSearchable ? 1 : 0),
-                      .integer(key.isSearchableByDefault ? 1 : 0), .integer(key.isUnique ? 1 : 0),
-                      .integer(key.isMultiValued ? 1 : 0)])
+                VALUES(\(key.keyName), \(value.kind.rawValue), \(key.isSearchable ? 1 : 0), \(key.isSearchableByDefault ? 1 : 0), \
+                \(key.isUnique ? 1 : 0), \(key.isMultiValued ? 1 : 0))
+                """)
             customKeys[key.keyName] = record
             result.append((record, value))
         }
@@ -412,38 +420,46 @@ final class ItemStore {
     /// stored text turns out corrupt (and this throws) they are already gone and the caller only
     /// has to remove the text and the row.
     func deleteRow(_ rowid: Int64, identifier: String) throws(SearchIndexError) {
-        let lists = try database.query(Self.listSelectSQL, [.integer(rowid)]) { row in
+        let lists = try statements.findLists.query([.integer(rowid)]) { row in
             (0..<IndexSchema.listAttributes.count).map { row.text($0) }
         }.first ?? []
         for (attribute, joined) in zip(IndexSchema.listAttributes, lists) {
             guard let joined else { continue }
             for element in Set(joined.split(separator: IndexSchema.listSeparator).map(String.init)) {
-                try database.run("DELETE FROM list_values WHERE attribute = ? AND value = ? AND item = ?",
-                                 [IndexSchema.listCode(attribute), .text(element), .integer(rowid)])
+                try statements.deleteListValue.run([IndexSchema.listCode(attribute), .text(element), .integer(rowid)])
                 if database.changes > 0 { listCountChanges[ListValue(attribute: attribute, value: element), default: 0] -= 1 }
             }
         }
-        try database.run("DELETE FROM custom_values WHERE item = ?", [.integer(rowid)])
+        try statements.deleteCustomValues.run([.integer(rowid)])
         if var change = pendingWords[rowid], change.adding != nil {
             // Its words never reached FTS5.
             change.adding = nil
             setPendingWords(change.removing == nil ? nil : change, for: rowid)
-        } else if let stored = try database.query("SELECT data FROM item_text WHERE rowid = ?", [.integer(rowid)], { $0.blob(0) }).first {
+        } else if let stored = try statements.findText.query([.integer(rowid)], { $0.blob(0) }).first {
             guard let stored, let text = TextCompression.decode(stored) else { throw .corruptStoredText(identifier: identifier) }
             let parts = text.split(separator: "\u{0}", maxSplits: 2, omittingEmptySubsequences: false).map(String.init)
             guard parts.count == 3 else { throw .corruptStoredText(identifier: identifier) }
             setPendingWords(PendingWords(removing: Words(title: parts[0], extra: parts[1], body: parts[2])), for: rowid)
         }
-        try database.run("DELETE FROM item_text WHERE rowid = ?", [.integer(rowid)])
-        try database.run("DELETE FROM items WHERE rowid = ?", [.integer(rowid)])
+        try deleteTextAndRow(rowid)
+    }
+
+    /// Deletes an item's stored text and its row (what is left of an item whose stored text is
+    /// corrupt once `deleteRow` has failed on it).
+    func deleteTextAndRow(_ rowid: Int64) throws(SearchIndexError) {
+        try statements.deleteText.run([.integer(rowid)])
+        try statements.deleteItem.run([.integer(rowid)])
+    }
+
+    /// The rowids of the item with this identifier (none when there is no such item).
+    func rowids(of identifier: String) throws(SearchIndexError) -> [Int64] {
+        try statements.findItem.query([.text(identifier)], { $0.integer(0) })
     }
 
     /// Deletes the items with these identifiers; unknown identifiers are ignored.
     func delete(identifiers: [String]) throws(SearchIndexError) {
         for identifier in identifiers {
-            for rowid in try database.query("SELECT rowid FROM items WHERE identifier = ?", [.text(identifier)], { $0.integer(0) }) {
-                try deleteRow(rowid, identifier: identifier)
-            }
+            for rowid in try rowids(of: identifier) { try deleteRow(rowid, identifier: identifier) }
         }
     }
 
@@ -451,8 +467,8 @@ final class ItemStore {
     func delete(domains: [String]) throws(SearchIndexError) {
         for domain in domains {
             let rows = try database.query(
-                "SELECT rowid, identifier FROM items WHERE domain = ? OR (domain >= ? AND domain < ?)",
-                [.text(domain), .text(domain + "."), .text(domain + "/")]) { ($0.integer(0), $0.text(1) ?? "") }
+                "SELECT rowid, identifier FROM items WHERE domain = \(domain) OR (domain >= \(domain + ".") AND domain < \(domain + "/"))"
+            ) { ($0.integer(0), $0.text(1) ?? "") }
             for (rowid, identifier) in rows { try deleteRow(rowid, identifier: identifier) }
         }
     }
@@ -469,8 +485,8 @@ final class ItemStore {
     /// Deletes items whose expiration date has passed; returns how many.
     func purgeExpired(now: Date) throws(SearchIndexError) -> Int {
         let rows = try database.query(
-            "SELECT rowid, identifier FROM items WHERE expiration IS NOT NULL AND expiration <= ?",
-            [.real(now.timeIntervalSince1970)]) { ($0.integer(0), $0.text(1) ?? "") }
+            "SELECT rowid, identifier FROM items WHERE expiration IS NOT NULL AND expiration <= \(now.timeIntervalSince1970)"
+        ) { ($0.integer(0), $0.text(1) ?? "") }
         for (rowid, identifier) in rows { try deleteRow(rowid, identifier: identifier) }
         return rows.count
     }

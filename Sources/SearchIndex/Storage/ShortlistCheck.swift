@@ -88,13 +88,12 @@ extension ShortlistCheck {
         for disagreement in disagreements {
             let word = disagreement.word
             guard disagreement.fullTextItemCount > 0 else {
-                try database.run("DELETE FROM term_shortlists WHERE term = ?", [.text(word)])
+                try database.run("DELETE FROM term_shortlists WHERE term = \(word)")
                 continue
             }
             let (shortlist, count) = try ItemStore.rebuiltShortlist(of: word, in: database)
                 ?? ([0, 0, 0, 0], Int64(disagreement.fullTextItemCount))
-            try database.run("INSERT OR REPLACE INTO term_shortlists(term, count, data) VALUES(?, ?, ?)",
-                             [.text(word), .integer(count), .blob(shortlist)])
+            try database.run("INSERT OR REPLACE INTO term_shortlists(term, count, data) VALUES(\(word), \(count), \(SQLiteValue.blob(shortlist)))")
         }
     }
 }

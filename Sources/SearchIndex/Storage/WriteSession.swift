@@ -49,11 +49,11 @@ final class WriteSession {
 
     /// The file's `log` marker (nil in files from before it existed, which count as closed).
     static func marker(_ database: SQLiteDatabase) throws(SearchIndexError) -> String? {
-        try database.query("SELECT value FROM meta WHERE key = ?", [.text(markerKey)]) { $0.text(0) }.first ?? nil
+        try database.query("SELECT value FROM meta WHERE key = \(markerKey)") { $0.text(0) }.first ?? nil
     }
 
     static func setMarker(_ value: String, in database: SQLiteDatabase) throws(SearchIndexError) {
-        try database.run("INSERT OR REPLACE INTO meta(key, value) VALUES(?, ?)", [.text(markerKey), .text(value)])
+        try database.run("INSERT OR REPLACE INTO meta(key, value) VALUES(\(markerKey), \(value))")
     }
 
     /// Opens a write transaction holding the write lock, the file marked `open` first. Returns
