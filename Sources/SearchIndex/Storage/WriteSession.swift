@@ -82,10 +82,10 @@ final class WriteSession {
     /// Compares the file's stamp with this connection's last and stores a new one, inside the
     /// transaction just begun (a rollback takes the new stamp back with it).
     private func noticeOtherWriters() throws(SearchIndexError) -> Bool {
-        let found = try database.query("SELECT value FROM meta WHERE key = ?", [.text(Self.stampKey)]) { $0.integer(0) }.first
+        let found = try database.query("SELECT value FROM meta WHERE key = \(Self.stampKey)") { $0.integer(0) }.first
         let othersWrote = stamp == nil || found != stamp
         let next = Int64.random(in: .min ... .max)
-        try database.run("INSERT OR REPLACE INTO meta(key, value) VALUES(?, ?)", [.text(Self.stampKey), .integer(next)])
+        try database.run("INSERT OR REPLACE INTO meta(key, value) VALUES(\(Self.stampKey), \(next))")
         stamp = next
         if othersWrote { logMarked = try Self.marker(database) == Self.open }
         return othersWrote
