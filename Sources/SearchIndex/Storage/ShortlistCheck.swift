@@ -50,7 +50,12 @@ extension ShortlistCheck {
             guard stored == held else { return disagree("its shortlist says \(stored) items, the full-text index has \(held)") }
             guard let data = row.blob(3), let shortlist = TermShortlist(data) else { return disagree("its shortlist is damaged") }
             guard let (rebuilt, _) = try ItemStore.rebuiltShortlist(of: word, in: database), let fresh = TermShortlist(rebuilt) else { return }
-            if let problem = Self.problem(stored: shortlist, fresh: fresh) { disagree(problem) }
+            let problem = try Self.problem(stored: shortlist, fresh: fresh) { (rowid) throws(SearchIndexError) in
+                try database.query("""
+                    SELECT lantern_term_shape(fts) FROM fts WHERE fts MATCH \(QueryCompiler.phrase(word)) AND rowid = \(rowid)
+                    """) { $0.integer(0) }.first.map { (count: Double($0 >> 32), length: Double($0 & 0xFFFF_FFFF)) }
+            }
+            if let problem { disagree(problem) }
         }
         let orphans = try database.query("""
             SELECT s.term, s.count FROM term_shortlists s WHERE NOT EXISTS (SELECT 1 FROM temp.lantern_vocabulary v WHERE v.term = s.term)
@@ -66,10 +71,16 @@ extension ShortlistCheck {
     /// Whether a stored shortlist of depth d ranks like one built afresh: every member it holds is
     /// an item FTS5 holds the word in, with FTS5's count and length, and it holds every item that
     /// fewer than d others dominate (the fresh build counts every item's dominators exactly).
-    private static func problem(stored: TermShortlist, fresh: TermShortlist) -> String? {
-        let current = Dictionary(fresh.members.map { ($0.rowid, $0) }, uniquingKeysWith: { first, _ in first })
+    /// A stored shortlist may hold more than the fresh build (a member that could rank when it
+    /// came stays when later items come to dominate it); `shapeOf` gives FTS5's count and length
+    /// of the word in such an item, nil when the item does not hold it.
+    private static func problem(stored: TermShortlist, fresh: TermShortlist,
+                                shapeOf: (Int64) throws(SearchIndexError) -> (count: Double, length: Double)?) throws(SearchIndexError) -> String? {
+        let current = Dictionary(fresh.members.map { ($0.rowid, (count: $0.count, length: $0.length)) }, uniquingKeysWith: { first, _ in first })
         for member in stored.members {
-            guard let actual = current[member.rowid], actual.count == member.count, actual.length == member.length else {
+            var actual = current[member.rowid]
+            if actual == nil { actual = try shapeOf(member.rowid) }
+            guard let actual, actual.count == member.count, actual.length == member.length else {
                 return "its shortlist holds item \(member.rowid) with a count or length the full-text index does not have"
             }
         }

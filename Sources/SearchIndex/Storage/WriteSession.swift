@@ -9,9 +9,8 @@ import Foundation
 ///   connection stored last means another writer came in between (or this one's last
 ///   transaction was rolled back). The owner then drops what it keeps in memory between writes
 ///   (the word recorder's shortlists and item counts, the custom keys), which that write may
-///   have made stale. (`PRAGMA data_version` missed such a write about once in 20 runs of two
-///   racing writers, leaving a shortlist with an item's old length; the stamp is read and
-///   written under the write lock, so it cannot.)
+///   have made stale. The stamp is read and written under the write lock, and it also catches
+///   this connection's own rolled-back transaction, which `PRAGMA data_version` does not.
 /// - The file's `meta` row `log` says whether its latest changes may be only in the write-ahead
 ///   log (`open`) or whether the file alone holds the index (`closed`). A writer marks it `open`,
 ///   and folds that into the file, before its first change of a session; `foldLogIntoFile()`
