@@ -102,11 +102,3 @@ struct QueryCapabilities: Sendable {
     /// Attributes a groupBy stage may use.
     var groupableAttributes: [SearchableItemAttribute] { stringAttributes + numericAttributes + dateAttributes }
 }
-
-extension Array where Element: Hashable {
-    /// The elements in order, each once.
-    func uniqued() -> [Element] {
-        var seen = Set<Element>()
-        return filter { seen.insert($0).inserted }
-    }
-}
