@@ -20,11 +20,6 @@ struct QueryCapabilities: Sendable {
     var format: FormatLevel
     var hasContactResolver: Bool
 
-    /// The built-in pipeline stages.
-    enum BuiltInStage: String, Sendable, CaseIterable {
-        case count, groupBy, statistic, table, score
-    }
-
     init(configuration: SearchTool.Configuration) {
         let guide = configuration.guide
         format = guide.format

@@ -4,36 +4,95 @@ import SearchIndex
 
 /// A query the model wrote, read from its JSON into typed parts. The schema already bounds the
 /// shape; this checks what a schema cannot (an attribute of the right kind for its stage).
+///
+/// Every key and word is read through the wire names `QueryLanguage` builds the schema from
+/// (`QueryKey`, `BuiltInStage`, `FilterOperator`, `StatisticFunction`, `SortDirection`), so the
+/// reader accepts what the schema offers and nothing the schema does not name.
 struct SearchRequest: Sendable {
+    /// One entry of `filters`.
     enum Filter: Sendable {
-        case text(SearchableItemAttribute, exact: Bool, String)
-        case number(SearchableItemAttribute, ComparisonOperator, Double)
-        case person(SearchableItemAttribute, String)
+        case text(Text)
+        case number(Number)
+        case person(Person)
+
+        /// `is` (the whole value) or `contains` (a part of it) on a string attribute.
+        struct Text: Sendable {
+            var attribute: SearchableItemAttribute
+            var value: String
+            /// `is`.
+            var exact: Bool
+        }
+
+        /// A comparison of a number attribute with a value in its unit.
+        struct Number: Sendable {
+            var attribute: SearchableItemAttribute
+            var comparison: ComparisonOperator
+            var value: Double
+        }
+
+        /// `includes`: a person among an attribute's names or addresses ("me" is the user).
+        struct Person: Sendable {
+            var attribute: SearchableItemAttribute
+            var name: String
+        }
     }
 
+    /// `dates`: from the start of `from`'s period to the end of `to`'s (`from`'s when absent).
+    struct DateRange: Sendable {
+        var attribute: SearchableItemAttribute
+        var from: DateExpression
+        var to: DateExpression?
+    }
+
+    /// One entry of `stages`.
     enum Stage: Sendable {
         case count
-        case groupBy(SearchableItemAttribute, DateGroupingUnit?)
-        case statistic(Statistic, SearchableItemAttribute?)
-        case table([SearchableItemAttribute])
-        case score(SearchableItemAttribute, ascending: Bool)
-        case custom(any CustomStage, GeneratedContent)
+        case groupBy(GroupBy)
+        case statistic(Statistic)
+        case table(columns: [SearchableItemAttribute])
+        case score(Score)
+        case custom(Custom)
+
+        /// A count per value of an attribute, or per date component of a date attribute.
+        struct GroupBy: Sendable {
+            var attribute: SearchableItemAttribute
+            var dateComponent: DateGroupingUnit?
+        }
+
+        /// A statistic of an attribute (per group after a groupBy), or without one of the
+        /// numbers the previous stage produced.
+        struct Statistic: Sendable {
+            var function: StatisticFunction
+            var attribute: SearchableItemAttribute?
+        }
+
+        /// The items ordered by a number attribute, which becomes their score.
+        struct Score: Sendable {
+            var attribute: SearchableItemAttribute
+            var ascending: Bool
+        }
+
+        /// An app's stage with the arguments the model wrote for it.
+        struct Custom: Sendable {
+            var stage: any CustomStage
+            var arguments: GeneratedContent
+        }
 
         var name: String {
             switch self {
-            case .count: "count"
-            case .groupBy: "groupBy"
-            case .statistic: "statistic"
-            case .table: "table"
-            case .score: "score"
-            case .custom(let stage, _): stage.name
+            case .count: BuiltInStage.count.rawValue
+            case .groupBy: BuiltInStage.groupBy.rawValue
+            case .statistic: BuiltInStage.statistic.rawValue
+            case .table: BuiltInStage.table.rawValue
+            case .score: BuiltInStage.score.rawValue
+            case .custom(let custom): custom.stage.name
             }
         }
     }
 
     var terms: [String] = []
     var filters: [Filter] = []
-    var dates: (attribute: SearchableItemAttribute, from: DateExpression, to: DateExpression?)?
+    var dates: DateRange?
     var contentType: String?
     var sort: SearchSortOrder = .relevance
     var limit: Int?
@@ -41,71 +100,87 @@ struct SearchRequest: Sendable {
     var label: String?
 
     init(_ query: GeneratedContent, customStages: [any CustomStage]) throws(SearchToolError) {
-        guard case .object = query else { throw .invalidQuery("\"query\" must be an object") }
-        func attribute(_ value: JSONValue?, _ what: String) throws(SearchToolError) -> SearchableItemAttribute {
-            guard let name = value?.stringValue, !name.isEmpty else { throw .invalidQuery("\(what) needs an \"attribute\"") }
-            return SearchableItemAttribute(rawValue: name)
+        guard case .object = query else { throw .invalidQuery("\"\(QueryKey.query)\" must be an object") }
+        terms = (query[.terms]?.arrayValue ?? []).compactMap(\.stringValue).map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+        for filter in query[.filters]?.arrayValue ?? [] {
+            filters.append(try Self.filter(filter))
         }
-        terms = (query["terms"]?.arrayValue ?? []).compactMap(\.stringValue).map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
-        for filter in query["filters"]?.arrayValue ?? [] {
-            let name = try attribute(filter["attribute"], "a filter")
-            let op = filter["op"]?.stringValue ?? ""
-            switch (op, filter["value"]) {
-            case ("is", .string(let value)?), ("contains", .string(let value)?):
-                filters.append(.text(name, exact: op == "is", value))
-            case ("includes", .string(let value)?):
-                filters.append(.person(name, value))
-            case (_, let value?) where value.doubleValue != nil:
-                guard let comparison = ComparisonOperator(rawValue: op == "=" ? "==" : op), let number = value.doubleValue else {
-                    throw .invalidQuery("the filter on \(name) has the operator \"\(op)\"; use =, <, <=, > or >=")
-                }
-                filters.append(.number(name, comparison, number))
-            default:
-                throw .invalidQuery("the filter on \(name) needs an \"op\" and a \"value\"")
+        if let dates = query[.dates] {
+            guard let from = dates[.from]?.stringValue else { throw .invalidQuery("\"\(QueryKey.dates)\" needs \"\(QueryKey.from)\"") }
+            self.dates = DateRange(attribute: try Self.attribute(dates[.attribute], "\"\(QueryKey.dates)\""), from: DateExpression(text: from),
+                                   to: dates[.to]?.stringValue.map(DateExpression.init(text:)))
+        }
+        contentType = query[.contentType]?.stringValue
+        if let sort = query[.sort], let name = sort[.attribute]?.stringValue {
+            self.sort = .attribute(SearchableItemAttribute(rawValue: name), ascending: Self.isAscending(sort[.order]))
+        }
+        limit = query[.limit]?.intValue
+        label = query[.label]?.stringValue
+        for stage in query[.stages]?.arrayValue ?? [] {
+            stages.append(try Self.stage(stage, customStages: customStages))
+        }
+    }
+
+    private static func filter(_ filter: JSONValue) throws(SearchToolError) -> Filter {
+        let attribute = try attribute(filter[.attribute], "a filter")
+        let op = filter[.op]?.stringValue ?? ""
+        let filterOperator = FilterOperator(rawValue: op)
+        switch (filterOperator?.kind, filter[.value]) {
+        case (.text?, .string(let value)?):
+            return .text(Filter.Text(attribute: attribute, value: value, exact: filterOperator == .is))
+        case (.person?, .string(let value)?):
+            return .person(Filter.Person(attribute: attribute, name: value))
+        case (_, let value?) where value.doubleValue != nil:
+            guard let comparison = filterOperator?.comparison, let number = value.doubleValue else {
+                throw .invalidQuery("the filter on \(attribute) has the operator \"\(op)\"; use \(alternatives(FilterOperator.of(.number)))")
             }
+            return .number(Filter.Number(attribute: attribute, comparison: comparison, value: number))
+        default:
+            throw .invalidQuery("the filter on \(attribute) needs an \"\(QueryKey.op)\" and a \"\(QueryKey.value)\"")
         }
-        if let dates = query["dates"] {
-            guard let from = dates["from"]?.stringValue else { throw .invalidQuery("\"dates\" needs \"from\"") }
-            self.dates = (try attribute(dates["attribute"], "\"dates\""), DateExpression(text: from),
-                          dates["to"]?.stringValue.map(DateExpression.init(text:)))
-        }
-        contentType = query["contentType"]?.stringValue
-        if let sort = query["sort"], let name = sort["attribute"]?.stringValue, name != "relevance" {
-            self.sort = .attribute(SearchableItemAttribute(rawValue: name), ascending: sort["order"]?.stringValue == "ascending")
-        }
-        limit = query["limit"]?.intValue
-        label = query["label"]?.stringValue
-        for stage in query["stages"]?.arrayValue ?? [] {
-            let name = stage["stage"]?.stringValue ?? ""
-            switch name {
-            case "count":
-                stages.append(.count)
-            case "groupBy":
-                let unit = stage["dateComponent"]?.stringValue.flatMap(DateGroupingUnit.init(rawValue:))
-                stages.append(.groupBy(try attribute(stage["attribute"], "groupBy"), unit))
-            case "statistic":
-                let function: Statistic
-                switch stage["function"]?.stringValue {
-                case "sum": function = .sum
-                case "avg": function = .average
-                case "min": function = .minimum
-                case "max": function = .maximum
-                default: throw .invalidQuery("a statistic stage needs \"function\": sum, avg, min or max")
-                }
-                stages.append(.statistic(function, stage["attribute"]?.stringValue.map(SearchableItemAttribute.init(rawValue:))))
-            case "table":
-                let columns = (stage["columns"]?.arrayValue ?? []).compactMap(\.stringValue).map(SearchableItemAttribute.init(rawValue:))
-                guard !columns.isEmpty else { throw .invalidQuery("a table stage needs \"columns\"") }
-                stages.append(.table(columns))
-            case "score":
-                stages.append(.score(try attribute(stage["attribute"], "score"), ascending: stage["order"]?.stringValue == "ascending"))
-            default:
-                guard let custom = customStages.first(where: { $0.name == name }) else {
-                    let known = ["count", "groupBy", "statistic", "table", "score"] + customStages.map(\.name)
-                    throw .invalidQuery("there is no stage \"\(name)\"; the stages are \(known.joined(separator: ", "))")
-                }
-                stages.append(.custom(custom, stage["arguments"] ?? .object([:])))
+    }
+
+    /// A built-in stage by its name, else the app's stage of that name.
+    private static func stage(_ stage: JSONValue, customStages: [any CustomStage]) throws(SearchToolError) -> Stage {
+        let name = stage[.stage]?.stringValue ?? ""
+        switch BuiltInStage(rawValue: name) {
+        case .count?:
+            return .count
+        case .groupBy?:
+            let unit = stage[.dateComponent]?.stringValue.flatMap(DateGroupingUnit.init(rawValue:))
+            return .groupBy(Stage.GroupBy(attribute: try attribute(stage[.attribute], name), dateComponent: unit))
+        case .statistic?:
+            guard let function = stage[.function]?.stringValue.flatMap(StatisticFunction.init(rawValue:)) else {
+                throw .invalidQuery("a \(name) stage needs \"\(QueryKey.function)\": \(alternatives(StatisticFunction.allCases))")
             }
+            return .statistic(Stage.Statistic(function: function, attribute: stage[.attribute]?.stringValue.map(SearchableItemAttribute.init(rawValue:))))
+        case .table?:
+            let columns = (stage[.columns]?.arrayValue ?? []).compactMap(\.stringValue).map(SearchableItemAttribute.init(rawValue:))
+            guard !columns.isEmpty else { throw .invalidQuery("a \(name) stage needs \"\(QueryKey.columns)\"") }
+            return .table(columns: columns)
+        case .score?:
+            return .score(Stage.Score(attribute: try attribute(stage[.attribute], name), ascending: isAscending(stage[.order])))
+        case nil:
+            guard let custom = customStages.first(where: { $0.name == name }) else {
+                let known = BuiltInStage.allCases.map(\.rawValue) + customStages.map(\.name)
+                throw .invalidQuery("there is no stage \"\(name)\"; the stages are \(known.joined(separator: ", "))")
+            }
+            return .custom(Stage.Custom(stage: custom, arguments: stage[.arguments] ?? .object([:])))
         }
+    }
+
+    private static func attribute(_ value: JSONValue?, _ what: String) throws(SearchToolError) -> SearchableItemAttribute {
+        guard let name = value?.stringValue, !name.isEmpty else { throw .invalidQuery("\(what) needs an \"\(QueryKey.attribute)\"") }
+        return SearchableItemAttribute(rawValue: name)
+    }
+
+    /// An `order`: descending unless it says ascending.
+    private static func isAscending(_ order: JSONValue?) -> Bool {
+        order?.stringValue.flatMap(SortDirection.init(rawValue:)) == .ascending
+    }
+
+    /// `a, b or c`, for the error that lists what may be written instead.
+    private static func alternatives<Name: RawRepresentable>(_ names: [Name]) -> String where Name.RawValue == String {
+        names.dropLast().map(\.rawValue).joined(separator: ", ") + " or " + (names.last?.rawValue ?? "")
     }
 }
