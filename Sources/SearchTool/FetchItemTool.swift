@@ -10,7 +10,9 @@ public struct FetchItemTool: Tool {
     public struct Arguments: ConvertibleFromGeneratedContent, Sendable {
         public var id: String
         public init(_ content: GeneratedContent) throws {
-            guard let id = content["id"]?.stringValue else { throw SearchToolError.invalidQuery("fetch needs an \"id\" string") }
+            guard let id = content[FetchItemTool.idKey]?.stringValue else {
+                throw SearchToolError.invalidQuery("fetch needs an \"\(FetchItemTool.idKey)\" string")
+            }
             self.id = id
         }
     }
@@ -25,6 +27,8 @@ public struct FetchItemTool: Tool {
     let shownIdentifiers: ShownIdentifiers
     let searchToolName: String
     static let maximumIdentifierLength = 200
+    /// The one argument's key, for the schema and for reading a call.
+    static let idKey = "id"
 
     init(name: String, searchToolName: String, resolver: SourceResolver, hydrator: Hydrator, format: FormatLevel,
          maximumResponseSize: Int?, shownIdentifiers: ShownIdentifiers) {
@@ -32,7 +36,7 @@ public struct FetchItemTool: Tool {
         self.description = format == .compact
             ? "Read one item's full text by its id from \(searchToolName)."
             : "Reads the full content of one item by the id that \(searchToolName) returned. Call it before describing what an item says."
-        self.parameters = .object([.property("id", .string(description: "An id from \(searchToolName)", maxLength: Self.maximumIdentifierLength))])
+        self.parameters = .object([.property(Self.idKey, .string(description: "An id from \(searchToolName)", maxLength: Self.maximumIdentifierLength))])
         self.resolver = resolver
         self.hydrator = hydrator
         self.format = format
@@ -46,7 +50,7 @@ public struct FetchItemTool: Tool {
     public func parameters(for prompt: Prompt) async -> GenerationSchema {
         let shown = shownIdentifiers.all
         guard !shown.isEmpty else { return parameters }
-        return .object([.property("id", .string(description: "An id from \(searchToolName)", anyOf: shown))])
+        return .object([.property(Self.idKey, .string(description: "An id from \(searchToolName)", anyOf: shown))])
     }
 
     /// Nothing can be fetched before a search has shown an identifier: left out of the round's

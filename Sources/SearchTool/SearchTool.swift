@@ -21,7 +21,7 @@ public struct SearchTool: Tool {
     public struct Arguments: ConvertibleFromGeneratedContent, Sendable {
         public var query: GeneratedContent
         public init(_ content: GeneratedContent) throws {
-            guard let query = content["query"] else { throw SearchToolError.invalidQuery("the arguments need a \"query\" object") }
+            guard let query = content[.query] else { throw SearchToolError.invalidQuery("the arguments need a \"\(QueryKey.query)\" object") }
             self.query = query
         }
     }

@@ -3,17 +3,8 @@ import SearchIndex
 
 /// The SQL-backed parts of stages: groups and statistics over every source, merged.
 extension SearchPipeline {
-    static func name(_ statistic: Statistic) -> String {
-        switch statistic {
-        case .sum: "sum"
-        case .average: "avg"
-        case .minimum: "min"
-        case .maximum: "max"
-        }
-    }
-
     /// A statistic of plain numbers (group counts, scores, a table column).
-    static func statistic(_ function: Statistic, of values: [Double], name: String) -> SearchStatistic {
+    static func statistic(_ function: StatisticFunction, of values: [Double], name: String) -> SearchStatistic {
         let value: Double? = switch function {
         case .sum: values.reduce(0, +)
         case .average: values.isEmpty ? nil : values.reduce(0, +) / Double(values.count)
@@ -24,28 +15,34 @@ extension SearchPipeline {
     }
 
     /// A statistic of an attribute, computed by each index; averages merge weighted by counts.
-    func statistic(_ function: Statistic, _ attribute: SearchableItemAttribute, _ predicates: [QueryPredicate]) async throws -> SearchStatistic {
-        var parts: [(Double, Int)] = []
+    func statistic(_ function: StatisticFunction, _ attribute: SearchableItemAttribute, _ predicates: [QueryPredicate]) async throws -> SearchStatistic {
+        var parts: [SourceStatistic] = []
         for (source, predicate) in zip(sources, predicates) {
-            guard case let .statistic(value, count) = try await source.index.aggregate(.statistic(function, attribute), where: predicate),
+            guard case let .statistic(value, count) = try await source.index.aggregate(.statistic(function.statistic, attribute), where: predicate),
                   let value else { continue }
-            parts.append((value, count))
+            parts.append(SourceStatistic(value: value, count: count))
         }
-        let count = parts.reduce(0) { $0 + $1.1 }
+        let count = parts.reduce(0) { $0 + $1.count }
         let value: Double? = switch function {
-        case .sum: parts.isEmpty ? nil : parts.reduce(0) { $0 + $1.0 }
-        case .average: count == 0 ? nil : parts.reduce(0) { $0 + $1.0 * Double($1.1) } / Double(count)
-        case .minimum: parts.map(\.0).min()
-        case .maximum: parts.map(\.0).max()
+        case .sum: parts.isEmpty ? nil : parts.reduce(0) { $0 + $1.value }
+        case .average: count == 0 ? nil : parts.reduce(0) { $0 + $1.value * Double($1.count) } / Double(count)
+        case .minimum: parts.map(\.value).min()
+        case .maximum: parts.map(\.value).max()
         }
-        return SearchStatistic(name: "\(Self.name(function)) \(attribute.rawValue)", value: value, sampleCount: count, header: request.label)
+        return SearchStatistic(name: "\(function) \(attribute.rawValue)", value: value, sampleCount: count, header: request.label)
+    }
+
+    /// One source's statistic and how many values it was computed from, to merge with the others.
+    private struct SourceStatistic {
+        var value: Double
+        var count: Int
     }
 
     /// Groups by an attribute's value or a date component, in every source (SQL), merged by
     /// label; the first groups carry their first few items.
     func groups(_ attribute: SearchableItemAttribute, _ unit: DateGroupingUnit?, statistic: GroupStatistic?,
                 _ predicates: [QueryPredicate], withItems: Bool) async throws -> [SearchResultGroup] {
-        var merged: [String: (group: AggregationGroup, weight: Int)] = [:]
+        var merged: [String: AggregationGroup] = [:]
         var order: [String] = []
         for (source, predicate) in zip(sources, predicates) {
             let aggregation: SearchAggregation = unit.map { .groupByDate(attribute, unit: $0, statistic: statistic) }
@@ -53,16 +50,16 @@ extension SearchPipeline {
             guard case .groups(let groups, _) = try await source.index.aggregate(aggregation, where: predicate) else { continue }
             for group in groups {
                 guard var existing = merged[group.label] else {
-                    merged[group.label] = (group, group.count)
+                    merged[group.label] = group
                     order.append(group.label)
                     continue
                 }
-                existing.group.value = Self.combine(existing.group.value, existing.group.count, group.value, group.count, statistic?.statistic)
-                existing.group.count += group.count
+                existing.value = Self.combine(existing.value, existing.count, group.value, group.count, statistic?.statistic)
+                existing.count += group.count
                 merged[group.label] = existing
             }
         }
-        var groups = order.compactMap { merged[$0]?.group }
+        var groups = order.compactMap { merged[$0] }
         if unit == nil { groups.sort { $0.count > $1.count } } else { groups.sort { $0.label < $1.label } }
         var result: [SearchResultGroup] = []
         for (number, group) in groups.enumerated() {

@@ -21,18 +21,3 @@ public struct Guide: Sendable, Hashable {
     /// Exactly the capabilities a profile switches on.
     public static func dynamic(_ profile: GuidanceProfile) -> Guide { Guide(level: .dynamic(profile)) }
 }
-
-/// The capability level of a guide (Apple's `GuidanceLevel`).
-public enum GuidanceLevel: Sendable, Hashable {
-    case complete
-    case focused(ContentDomain)
-    case dynamic(GuidanceProfile)
-}
-
-/// How results and descriptions are written (Apple's `FormatLevel`).
-public enum FormatLevel: Sendable, Hashable {
-    /// One JSON object per result; descriptions with examples.
-    case structured
-    /// Terse, line-oriented results (`id | value | value`); one-line descriptions.
-    case compact
-}

@@ -20,11 +20,6 @@ struct QueryCapabilities: Sendable {
     var format: FormatLevel
     var hasContactResolver: Bool
 
-    /// The built-in pipeline stages.
-    enum BuiltInStage: String, Sendable, CaseIterable {
-        case count, groupBy, statistic, table, score
-    }
-
     init(configuration: SearchTool.Configuration) {
         let guide = configuration.guide
         format = guide.format
@@ -101,12 +96,4 @@ struct QueryCapabilities: Sendable {
 
     /// Attributes a groupBy stage may use.
     var groupableAttributes: [SearchableItemAttribute] { stringAttributes + numericAttributes + dateAttributes }
-}
-
-extension Array where Element: Hashable {
-    /// The elements in order, each once.
-    func uniqued() -> [Element] {
-        var seen = Set<Element>()
-        return filter { seen.insert($0).inserted }
-    }
 }

@@ -25,20 +25,20 @@ struct DateExpression: Sendable, Hashable {
             }
             return (interval.start, interval.end.addingTimeInterval(-0.001))
         }
-        switch name {
-        case "today": return try span(.day, from: now)
-        case "yesterday":
+        switch DateVariable(rawValue: name) {
+        case .today?: return try span(.day, from: now)
+        case .yesterday?:
             offset -= 1
             return try span(.day, from: now)
-        case "this_week": return try span(.weekOfYear, from: now)
-        case "this_month": return try span(.month, from: now)
-        case "this_year": return try span(.year, from: now)
-        default:
+        case .thisWeek?: return try span(.weekOfYear, from: now)
+        case .thisMonth?: return try span(.month, from: now)
+        case .thisYear?: return try span(.year, from: now)
+        case nil:
             let fields = text.split(separator: "-").compactMap { Int($0) }
             guard fields.count == 3,
                   let date = calendar.date(from: DateComponents(year: fields[0], month: fields[1], day: fields[2])),
                   calendar.component(.month, from: date) == fields[1] else {
-                throw .invalidQuery("\"\(text)\" is not a date; write YYYY-MM-DD or a variable such as this_month")
+                throw .invalidQuery("\"\(text)\" is not a date; write YYYY-MM-DD or a variable such as \(DateVariable.thisMonth)")
             }
             offset = 0
             return try span(.day, from: date)

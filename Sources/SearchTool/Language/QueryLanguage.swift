@@ -30,7 +30,9 @@ struct QueryLanguage: Sendable {
     static let maximumLabelLength = 48
     static let numberBound = 1e9
     /// `2024-05-01`, `today`, `this_month-1` (last month), `this_year+1`.
-    static let datePattern = #"(\d{4}-\d{2}-\d{2}|(today|yesterday|this_week|this_month|this_year)([+-]\d{1,3})?)"#
+    static let datePattern = #"(\d{4}-\d{2}-\d{2}|("# + DateVariable.allCases.map(\.rawValue).joined(separator: "|") + #")([+-]\d{1,3})?)"#
+    /// The name of the shared date definition (`$defs`).
+    private static let dateDefinition = "date"
     /// An attribute list with at least this many names is written once, under `$defs`, and
     /// referred to wherever it is used (filters, sort, stages), instead of spelled out each time.
     static let sharedListMinimum = 3
@@ -46,9 +48,10 @@ struct QueryLanguage: Sendable {
     func arguments(vocabulary: Vocabulary? = nil) -> GenerationSchema {
         var definitions: [GenerationSchema.Definition] = []
         if !capabilities.dateAttributes.isEmpty {
-            definitions.append(.init(name: "date", schema: .string(description: compact
-                ? "YYYY-MM-DD, or today/yesterday/this_week/this_month/this_year, optional offset (this_month-1: last month)"
-                : "YYYY-MM-DD, or a period with an optional offset in its unit (this_month-1 is last month)",
+            let variables = DateVariable.allCases.map(\.rawValue).joined(separator: "/")
+            definitions.append(.init(name: Self.dateDefinition, schema: .string(description: compact
+                ? "YYYY-MM-DD, or \(variables), optional offset (\(DateVariable.thisMonth)-1: last month)"
+                : "YYYY-MM-DD, or a period with an optional offset in its unit (\(DateVariable.thisMonth)-1 is last month)",
                 pattern: Self.datePattern)))
         }
         for list in AttributeList.allCases {
@@ -57,7 +60,7 @@ struct QueryLanguage: Sendable {
                 definitions.append(.init(name: list.rawValue, schema: .string(anyOf: names.map(\.rawValue))))
             }
         }
-        var schema = GenerationSchema.object([.property("query", query(vocabulary: vocabulary))])
+        var schema = GenerationSchema.object([.property(.query, query(vocabulary: vocabulary))])
         schema.definitions = definitions
         return schema
     }
@@ -103,46 +106,47 @@ struct QueryLanguage: Sendable {
                 term = .string(maxLength: Self.maximumTermLength)
             }
             if vocabulary.map({ !$0.terms.isEmpty }) ?? true {
-                properties.append(.property("terms", .array(of: term, description: text(
+                properties.append(.property(.terms, .array(of: term, description: text(
                     "Topic words that must all appear."),
                     minItems: 1, maxItems: Self.maximumTerms), optional: true))
             }
         }
         let filters = filterSchemas(vocabulary: vocabulary)
         if !filters.isEmpty {
-            properties.append(.property("filters", .array(of: filters.count == 1 ? filters[0] : .oneOf(filters),
+            properties.append(.property(.filters, .array(of: filters.count == 1 ? filters[0] : .oneOf(filters),
                                                           description: nil,
                                                           minItems: 1, maxItems: Self.maximumFilters), optional: true))
         }
         if !c.dateAttributes.isEmpty {
-            properties.append(.property("dates", .object([
-                .property("attribute", attribute(in: .date)),
-                .property("from", .reference("date")),
-                .property("to", .reference("date"), optional: true),
-            ], description: text("'from' alone is that whole period; 'to' is inclusive.")), optional: true))
+            properties.append(.property(.dates, .object([
+                .property(.attribute, attribute(in: .date)),
+                .property(.from, .reference(Self.dateDefinition)),
+                .property(.to, .reference(Self.dateDefinition), optional: true),
+            ], description: text("'\(QueryKey.from)' alone is that whole period; '\(QueryKey.to)' is inclusive.")), optional: true))
         }
         if c.contentType {
-            properties.append(.property("contentType", .string(description: text("e.g. public.text, public.pdf"),
+            properties.append(.property(.contentType, .string(description: text("e.g. public.text, public.pdf"),
                                                                maxLength: Self.maximumValueLength), optional: true))
         }
         if c.sort {
-            properties.append(.property("sort", .object([
-                .property("attribute", attribute(in: .number, .date)),
-                .property("order", .string(anyOf: ["descending", "ascending"])),
+            properties.append(.property(.sort, .object([
+                .property(.attribute, attribute(in: .number, .date)),
+                .property(.order, Self.directions),
             ]), optional: true))
         }
-        let (stages, offersCustom) = stageSchemas(vocabulary: vocabulary)
+        let alternatives = stageSchemas(vocabulary: vocabulary)
+        let stages = alternatives.schemas
         if !stages.isEmpty {
             // The grammar takes keys in this order. With terms first, the 135M model wrote terms
             // and closed the query even when asked for an app's stage by name; offered first,
             // the stage was written. So an app's stages lead, the built-in ones follow the search.
-            properties.insert(.property("stages", .array(of: stages.count == 1 ? stages[0] : .oneOf(stages), description: text(
+            properties.insert(.property(.stages, .array(of: stages.count == 1 ? stages[0] : .oneOf(stages), description: text(
                 "Run in order, each on the previous one's output."),
-                minItems: 1, maxItems: min(Self.maximumStages, stages.count)), optional: true), at: offersCustom ? 0 : properties.count)
+                minItems: 1, maxItems: min(Self.maximumStages, stages.count)), optional: true), at: alternatives.offersCustom ? 0 : properties.count)
         }
-        properties.append(.property("limit", .integer(minimum: 1, maximum: c.maximumLimit), optional: true))
+        properties.append(.property(.limit, .integer(minimum: 1, maximum: c.maximumLimit), optional: true))
         if !compact {
-            properties.append(.property("label", .string(description: "A title for the results.",
+            properties.append(.property(.label, .string(description: "A title for the results.",
                                                      maxLength: Self.maximumLabelLength), optional: true))
         }
         return .object(properties)
@@ -152,37 +156,37 @@ struct QueryLanguage: Sendable {
         let c = capabilities
         var schemas: [GenerationSchema] = []
         if !c.stringAttributes.isEmpty {
-            let operators = GenerationSchema.string(anyOf: ["is", "contains"])
+            let operators = Self.operators(.text)
             let few = c.stringAttributes.filter { vocabulary?.values[$0]?.isEmpty == false }
             let open = c.stringAttributes.filter { !few.contains($0) }
             for attribute in few {
                 let values = (vocabulary?.values[attribute] ?? []).filter { $0.count <= Self.maximumValueLength }
                 schemas.append(.object([
-                    .property("attribute", .string(anyOf: [attribute.rawValue])),
-                    .property("op", operators),
-                    .property("value", .string(anyOf: values)),
+                    .property(.attribute, .string(anyOf: [attribute.rawValue])),
+                    .property(.op, operators),
+                    .property(.value, .string(anyOf: values)),
                 ]))
             }
             if !open.isEmpty {
                 schemas.append(.object([
-                    .property("attribute", vocabulary == nil ? attribute(in: .text) : .string(anyOf: open.map(\.rawValue))),
-                    .property("op", operators),
-                    .property("value", .string(maxLength: Self.maximumValueLength)),
-                ], description: text("'is' matches the whole value, 'contains' a part.")))
+                    .property(.attribute, vocabulary == nil ? attribute(in: .text) : .string(anyOf: open.map(\.rawValue))),
+                    .property(.op, operators),
+                    .property(.value, .string(maxLength: Self.maximumValueLength)),
+                ], description: text("'\(FilterOperator.is)' matches the whole value, '\(FilterOperator.contains)' a part.")))
             }
         }
         if !c.numericAttributes.isEmpty {
             schemas.append(.object([
-                .property("attribute", attribute(in: .number)),
-                .property("op", .string(anyOf: ["=", "<", "<=", ">", ">="])),
-                .property("value", .number(minimum: -Self.numberBound, maximum: Self.numberBound)),
+                .property(.attribute, attribute(in: .number)),
+                .property(.op, Self.operators(.number)),
+                .property(.value, .number(minimum: -Self.numberBound, maximum: Self.numberBound)),
             ], description: text("The value is in the attribute's unit.")))
         }
         if !c.peopleAttributes.isEmpty {
             schemas.append(.object([
-                .property("attribute", .string(anyOf: c.peopleAttributes.map(\.rawValue))),
-                .property("op", .string(anyOf: ["includes"])),
-                .property("value", .string(maxLength: Self.maximumValueLength)),
+                .property(.attribute, .string(anyOf: c.peopleAttributes.map(\.rawValue))),
+                .property(.op, Self.operators(.person)),
+                .property(.value, .string(maxLength: Self.maximumValueLength)),
             ], description: c.hasContactResolver ? (compact ? "\"me\" is the user" : "A person's name or address; \"me\" is the user.") : nil))
         }
         return schemas
@@ -191,36 +195,36 @@ struct QueryLanguage: Sendable {
     /// The stage alternatives, and whether an app's stage is among them. With a vocabulary, a
     /// custom stage's free strings are limited to the question's phrases, and a stage whose
     /// required string no phrase can fill sits out (`StageArgumentSchema`).
-    private func stageSchemas(vocabulary: Vocabulary?) -> ([GenerationSchema], offersCustom: Bool) {
+    private func stageSchemas(vocabulary: Vocabulary?) -> StageAlternatives {
         let c = capabilities
         func stage(_ name: String, _ properties: [GenerationSchema.Property], _ description: String?) -> GenerationSchema {
-            .object([.property("stage", .constant(.string(name)))] + properties, description: description)
+            .object([.property(.stage, .constant(.string(name)))] + properties, description: description)
         }
         var schemas: [GenerationSchema] = []
         for kind in c.stageKinds {
             switch kind {
             case .count:
-                schemas.append(stage("count", [], nil))
+                schemas.append(stage(kind.rawValue, [], nil))
             case .groupBy:
-                var properties: [GenerationSchema.Property] = [.property("attribute", attribute(in: .text, .number, .date))]
+                var properties: [GenerationSchema.Property] = [.property(.attribute, attribute(in: .text, .number, .date))]
                 if !c.dateAttributes.isEmpty {
-                    properties.append(.property("dateComponent", .string(anyOf: DateGroupingUnit.allCases.map(\.rawValue)), optional: true))
+                    properties.append(.property(.dateComponent, .string(anyOf: DateGroupingUnit.allCases.map(\.rawValue)), optional: true))
                 }
-                schemas.append(stage("groupBy", properties, text("A count per value (dates per dateComponent).")))
+                schemas.append(stage(kind.rawValue, properties, text("A count per value (dates per \(QueryKey.dateComponent)).")))
             case .statistic:
-                schemas.append(stage("statistic", [
-                    .property("function", .string(anyOf: ["sum", "avg", "min", "max"])),
-                    .property("attribute", attribute(in: .number), optional: true),
-                ], text("Per group after groupBy; without attribute, of the counts.")))
+                schemas.append(stage(kind.rawValue, [
+                    .property(.function, .string(anyOf: StatisticFunction.allCases.map(\.rawValue))),
+                    .property(.attribute, attribute(in: .number), optional: true),
+                ], text("Per group after \(BuiltInStage.groupBy); without \(QueryKey.attribute), of the counts.")))
             case .table:
-                schemas.append(stage("table", [
-                    .property("columns", .array(of: .string(anyOf: c.fetchAttributes.map(\.rawValue)), minItems: 1,
-                                                maxItems: min(6, c.fetchAttributes.count))),
+                schemas.append(stage(kind.rawValue, [
+                    .property(.columns, .array(of: .string(anyOf: c.fetchAttributes.map(\.rawValue)), minItems: 1,
+                                               maxItems: min(6, c.fetchAttributes.count))),
                 ], nil))
             case .score:
-                schemas.append(stage("score", [
-                    .property("attribute", attribute(in: .number)),
-                    .property("order", .string(anyOf: ["descending", "ascending"]), optional: true),
+                schemas.append(stage(kind.rawValue, [
+                    .property(.attribute, attribute(in: .number)),
+                    .property(.order, Self.directions, optional: true),
                 ], nil))
             }
         }
@@ -231,11 +235,25 @@ struct QueryLanguage: Sendable {
                 guard let narrowed = StageArgumentSchema.narrowed(arguments, to: vocabulary.phrases) else { continue }
                 arguments = narrowed
             }
-            schemas.append(stage(custom.name, [.property("arguments", arguments)], custom.description))
+            schemas.append(stage(custom.name, [.property(.arguments, arguments)], custom.description))
             offersCustom = true
         }
-        return (schemas, offersCustom)
+        return StageAlternatives(schemas: schemas, offersCustom: offersCustom)
     }
+
+    /// The stages a query may hold, and whether an app's stage is among them (it then leads).
+    private struct StageAlternatives {
+        var schemas: [GenerationSchema]
+        var offersCustom: Bool
+    }
+
+    /// The operators of one kind of filter, as the `op` enumeration.
+    private static func operators(_ kind: FilterOperator.Kind) -> GenerationSchema {
+        .string(anyOf: FilterOperator.of(kind).map(\.rawValue))
+    }
+
+    /// A sort's or a score stage's `order`.
+    private static let directions = GenerationSchema.string(anyOf: SortDirection.allCases.map(\.rawValue))
 
     /// The tool's description: what it does and how it pairs with the fetch tool. The structured
     /// format leaves the query's shape to the schema in `parameters`; the compact one carries

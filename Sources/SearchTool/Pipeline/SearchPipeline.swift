@@ -1,0 +1,199 @@
+import Foundation
+import LocalModel
+import SearchIndex
+
+/// Runs one query: the search on every source, then each stage on the previous output, inside
+/// SQLite wherever the data is still "the items matching the predicate" (counts, groups and
+/// statistics never load the items). Emits one reply per stage.
+struct SearchPipeline: Sendable {
+    let request: SearchRequest
+    let sources: [ResolvedSource]
+    let capabilities: QueryCapabilities
+    let contactResolver: (any ContactResolver)?
+    let hydrator: Hydrator
+    let formatter: ResultFormatter
+    let now: Date
+    static let defaultLimit = 10
+    static let itemsPerGroup = 3
+    static let groupsWithItems = 5
+
+    struct Outcome: Sendable {
+        var matched: Int
+        var items: [SearchableItem]
+        var final: SearchPipelineData?
+        var notes: [String]
+    }
+
+    /// The search's top results, and how many items matched in all the sources.
+    private struct Found {
+        var items: [SearchableItem]
+        var matched: Int
+        var notes: [String]
+    }
+
+    /// Items after hydration, with what the reader should know about it.
+    private struct Hydrated {
+        var items: [SearchableItem]
+        var notes: [String]
+    }
+
+    /// A result of one source, ranked among all sources' by score, then by source and rank.
+    private struct Ranked {
+        var item: SearchableItem
+        var score: Double?
+        var position: Int
+    }
+
+    func run(emit: (SearchPipelineData, _ stage: Int, _ isLast: Bool) -> Void) async throws -> Outcome {
+        var notes: [String] = []
+        var predicates = try sources.map { try predicate(for: $0, anyTerm: false) }
+        var found = try await search(predicates)
+        if found.matched == 0 && request.terms.count > 1 {
+            predicates = try sources.map { try predicate(for: $0, anyTerm: true) }
+            found = try await search(predicates)
+            if found.matched > 0 { notes.append("No item has all of the terms; these have at least one.") }
+        }
+        if found.matched == 0, let hint = try await emptyResultHint() { notes.append(hint) }
+        notes += found.notes
+        var items = found.items
+        emit(.items(items), 0, request.stages.isEmpty)
+        var value = PipelineValue.matching(predicates)
+        var final: SearchPipelineData?
+        for (number, stage) in request.stages.enumerated() {
+            let next = request.stages.indices.contains(number + 1) ? request.stages[number + 1] : nil
+            value = try await apply(stage, to: value, matched: found.matched, items: items, next: next)
+            let data = value.data
+            emit(data, number + 1, number == request.stages.count - 1)
+            final = data
+            if case .data(let produced) = value, !produced.items.isEmpty { items = produced.items }
+        }
+        return Outcome(matched: found.matched, items: items, final: final, notes: notes)
+    }
+
+    // MARK: The search
+
+    /// When nothing matched but the date range or the filters alone excluded every match, says
+    /// how many match without them, so the model (or a reader of the trace) can tell a condition
+    /// it added from an empty index.
+    private func emptyResultHint() async throws -> String? {
+        func count(dates: Bool, filters: Bool) async throws -> Int {
+            var total = 0
+            for source in sources {
+                total += try await source.index.count(where: try predicate(for: source, anyTerm: false, dates: dates, filters: filters))
+            }
+            return total
+        }
+        func items(_ count: Int) -> String { count == 1 ? "1 item matches" : "\(count) items match" }
+        if request.dates != nil, case let count = try await count(dates: false, filters: true), count > 0 {
+            return "None in that date range; \(items(count)) without it."
+        }
+        if !request.filters.isEmpty, case let count = try await count(dates: true, filters: false), count > 0 {
+            return "None pass the filters; \(items(count)) without them."
+        }
+        return nil
+    }
+
+    private func predicate(for source: ResolvedSource, anyTerm: Bool, dates includeDates: Bool = true,
+                           filters includeFilters: Bool = true) throws(SearchToolError) -> QueryPredicate {
+        var parts: [QueryPredicate] = []
+        if !request.terms.isEmpty {
+            parts.append(anyTerm ? .or(request.terms.map { .fullText($0) }) : .fullText(request.terms.joined(separator: " ")))
+        }
+        for filter in includeFilters ? request.filters : [] {
+            switch filter {
+            case .text(let text):
+                let attribute = text.attribute
+                try check(attribute, in: capabilities.stringAttributes, "a text filter")
+                let isList = attribute.standardKind == .strings
+                parts.append(text.exact
+                    ? (isList ? .contains(attribute, text.value) : .match(attribute, pattern: text.value, kind: .exact, options: [.caseInsensitive, .diacriticInsensitive]))
+                    : .match(attribute, pattern: text.value, kind: .contains, options: [.caseInsensitive, .diacriticInsensitive]))
+            case .number(let number):
+                try check(number.attribute, in: capabilities.numericAttributes, "a number filter")
+                parts.append(.compare(number.attribute, number.comparison, .number(number.value)))
+            case .person(let person):
+                let attribute = person.attribute
+                try check(attribute, in: capabilities.peopleAttributes, "a person filter")
+                let lowered = person.name.lowercased()
+                if ["me", "i", "my", "myself"].contains(lowered), let contactResolver {
+                    let identity = contactResolver.userIdentity().allValues
+                    parts.append(.or(identity.map { .match(attribute, pattern: $0, kind: .exact, options: [.caseInsensitive]) }))
+                } else {
+                    parts.append(.match(attribute, pattern: person.name, kind: .contains, options: [.caseInsensitive, .diacriticInsensitive]))
+                }
+            }
+        }
+        if includeDates, let dates = request.dates {
+            try check(dates.attribute, in: capabilities.dateAttributes, "a date range")
+            let from = try dates.from.period(now: now, timeZone: source.index.timeZone)
+            let to = try (dates.to ?? dates.from).period(now: now, timeZone: source.index.timeZone)
+            parts.append(.inRange(dates.attribute, lower: .date(from.start), upper: .date(to.end)))
+        }
+        if let contentType = request.contentType { parts.append(.contentType(contentType)) }
+        return parts.isEmpty ? .all : parts.count == 1 ? parts[0] : .and(parts)
+    }
+
+    func check(_ attribute: SearchableItemAttribute, in allowed: [SearchableItemAttribute], _ what: String) throws(SearchToolError) {
+        guard allowed.contains(attribute) else {
+            throw .invalidQuery("\(what) cannot use \(attribute.rawValue); it can use \(allowed.map(\.rawValue).joined(separator: ", "))")
+        }
+    }
+
+    var sortOrder: [SearchSortOrder] {
+        if case .attribute(let attribute, _) = request.sort, !(capabilities.numericAttributes + capabilities.dateAttributes).contains(attribute) {
+            return [.relevance]
+        }
+        return [request.sort]
+    }
+
+    func limit(for source: ResolvedSource) -> Int {
+        let wanted = request.limit ?? Self.defaultLimit
+        return source.maximumResultCount.map { min($0, wanted) } ?? wanted
+    }
+
+    /// The top results of every source (hydrated when the delegate holds attributes the index
+    /// does not), merged best first, and how many items matched in all the sources.
+    private func search(_ predicates: [QueryPredicate]) async throws -> Found {
+        var ranked: [Ranked] = []
+        var notes: [String] = []
+        var matched = 0
+        for (number, (source, predicate)) in zip(sources, predicates).enumerated() {
+            let page = try await source.index.searchCountingFoundItems(SearchQuery(predicate, sort: sortOrder, limit: limit(for: source),
+                                                                                   fetchAttributes: source.fetchAttributes))
+            matched += page.foundItemCount
+            let hits = page.hits
+            let hydrated = await hydrate(hits.map(\.item), from: source, keeping: source.fetchAttributes)
+            notes += hydrated.notes
+            let scores = Dictionary(hits.map { ($0.item.uniqueIdentifier, $0.score) }, uniquingKeysWith: { first, _ in first })
+            ranked += hydrated.items.enumerated().map {
+                Ranked(item: $0.element, score: scores[$0.element.uniqueIdentifier] ?? nil, position: number * 10_000 + $0.offset)
+            }
+        }
+        if sources.count > 1, case .relevance = sortOrder.first {
+            ranked.sort { ($0.score ?? -.infinity, -$0.position) > ($1.score ?? -.infinity, -$1.position) }
+        }
+        let cap = request.limit ?? Self.defaultLimit
+        return Found(items: ranked.prefix(sources.count > 1 ? cap : ranked.count).map(\.item), matched: matched, notes: notes)
+    }
+
+    /// Lays the delegate's items over the index's when some fetched attribute is missing.
+    private func hydrate(_ items: [SearchableItem], from source: ResolvedSource,
+                         keeping attributes: [SearchableItemAttribute]) async -> Hydrated {
+        let missing = items.filter { item in attributes.contains { item.attributeSet[$0] == nil } }
+        guard !missing.isEmpty, let delegate = source.delegate else { return Hydrated(items: items, notes: []) }
+        guard let hydrated = await hydrator.items(for: missing.map(\.uniqueIdentifier), from: delegate) else {
+            return Hydrated(items: items, notes: ["The app did not answer within \(hydrator.timeout); showing what the index holds."])
+        }
+        let missingIDs = Set(missing.map(\.uniqueIdentifier))
+        var result: [SearchableItem] = []
+        var dropped = 0
+        for item in items {
+            guard missingIDs.contains(item.uniqueIdentifier) else { result.append(item); continue }
+            guard let fresh = hydrated[item.uniqueIdentifier] else { dropped += 1; continue }
+            var merged = Hydrator.merge(item, with: fresh)
+            merged.attributeSet = merged.attributeSet.restricted(to: Set(attributes))
+            result.append(merged)
+        }
+        return Hydrated(items: result, notes: dropped == 0 ? [] : ["\(dropped) items were dropped: the app no longer has them."])
+    }
+}
