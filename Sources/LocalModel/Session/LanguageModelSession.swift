@@ -72,12 +72,12 @@ public final class LanguageModelSession: Sendable {
     public var isResponding: Bool { state.withLock { $0.isResponding } }
 
     /// The engine's counters for this session's context (zero before the first decode).
-    public var engineCounters: EngineCounters {
+    package var engineCounters: EngineCounters {
         get async { await state.withLock { $0.conversation }?.counters ?? EngineCounters() }
     }
 
     /// The budget of the last request the session checked (what each part of it cost).
-    public var lastBudgetReport: BudgetReport? { state.withLock { $0.lastBudget } }
+    package var lastBudgetReport: BudgetReport? { state.withLock { $0.lastBudget } }
 
     /// Decodes the instructions and tool definitions into the KV cache now, so the first
     /// question only decodes itself.
