@@ -390,7 +390,11 @@ public final class LanguageModelSession: Sendable {
     /// (`PromptMarkup`), and the prompt tokenizes it as plain text besides.
     private static func neutralized(_ output: Transcript.ToolOutput) -> Transcript.ToolOutput {
         var output = output
-        output.text = PromptMarkup.neutralized(output.text)
+        output.segments = output.segments.map { segment in
+            guard case .text(var text) = segment else { return segment }
+            text.content = PromptMarkup.neutralized(text.content)
+            return .text(text)
+        }
         return output
     }
 
@@ -410,7 +414,8 @@ public final class LanguageModelSession: Sendable {
         }
         do {
             try Task.checkCancellation()
-            return .init(id: call.id, toolName: call.toolName, text: try await tool.call(call.arguments), isError: false)
+            let result = try await tool.call(call.arguments)
+            return .init(id: call.id, toolName: call.toolName, text: result.text, structuredContent: result.structuredContent, isError: false)
         } catch is CancellationError {
             throw CancellationError()
         } catch {
