@@ -103,24 +103,21 @@ public struct EvaluationRunner: Sendable {
         let (session, tool) = world.setup.makeSession(model: model, window: configuration.contextWindow, thinking: false)
         let fetch = tool.fetchTool
         let schemas = [tool.name: tool.parameters, fetch.name: fetch.parameters]
-        let collector = Task { await tool.searchResults.reduce(into: [SearchReply]()) { $0.append($1) } }
         let options = GenerationOptions(sampling: configuration.seed.map { .random(top: 40, seed: $0 &+ UInt32(repetition)) },
                                         maximumResponseTokens: configuration.maximumResponseTokens,
                                         toolCallingMode: configuration.toolCallingMode)
         let start = ContinuousClock.now
-        var observation: SampleObservation
+        let observation: SampleObservation
         do {
             let response = try await session.respond(to: sample.prompt, options: options)
             let elapsed = ContinuousClock.now - start
-            observation = SampleObservation(answer: response.content, entries: Array(response.transcriptEntries), replies: [],
+            observation = SampleObservation(answer: response.content, entries: Array(response.transcriptEntries),
                                             latency: Latency(total: elapsed, usage: response.usage), tokens: TokenCounts(response.usage))
         } catch {
             let elapsed = ContinuousClock.now - start
-            observation = SampleObservation(answer: "", entries: Array(session.transcript), replies: [],
+            observation = SampleObservation(answer: "", entries: Array(session.transcript),
                                             latency: Latency(total: elapsed.seconds), error: String(describing: error))
         }
-        tool.finish()
-        observation.replies = await collector.value
         let metrics = SampleMetrics(sample: sample, observation: observation, titles: titles, schemas: schemas)
         return SampleResult(sampleID: sample.id, repetition: repetition, prompt: sample.prompt, answer: observation.answer,
                             error: observation.error, metrics: metrics)

@@ -3,11 +3,12 @@ import LocalModel
 import SearchTool
 
 /// The metrics of one run of one sample. Each is computed from data the model cannot dress up:
-/// identifiers on the tool's result stream, the transcript's calls, and substrings of the answer.
+/// identifiers in the search replies the transcript's tool outputs carry, the transcript's calls,
+/// and substrings of the answer.
 public struct SampleMetrics: Sendable, Hashable, Codable {
     /// Share of the expected identifiers that reached the model: items in the last reply of a
-    /// query on `searchResults` (the stage output the tool wrote for the model), not in the
-    /// prose. nil when the sample expects no items.
+    /// search call's output (the stage output the tool wrote for the model), not in the prose.
+    /// nil when the sample expects no items.
     public var resultCoverage: Double?
     /// The expected identifiers that reached the model.
     public var identifiersFound: [String]

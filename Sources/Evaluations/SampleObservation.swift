@@ -8,8 +8,6 @@ public struct SampleObservation: Sendable {
     public var answer: String
     /// The transcript entries of the response (prompt, calls, outputs, answer).
     public var entries: [Transcript.Entry]
-    /// Every reply the search tool's `searchResults` stream carried during the response.
-    public var replies: [SearchReply]
     /// Where the time went; engine parts are zero when the response failed before finishing.
     public var latency: Latency
     /// Tokens spent; zero when the response failed before finishing.
@@ -17,13 +15,16 @@ public struct SampleObservation: Sendable {
     /// Why the response failed, when it did.
     public var error: String?
 
-    public init(answer: String, entries: [Transcript.Entry], replies: [SearchReply],
+    public init(answer: String, entries: [Transcript.Entry],
                 latency: Latency = Latency(), tokens: TokenCounts = TokenCounts(), error: String? = nil) {
         self.answer = answer
         self.entries = entries
-        self.replies = replies
         self.latency = latency
         self.tokens = tokens
         self.error = error
     }
+
+    /// Every reply of the response's searches, in transcript order: what each search call's
+    /// output carries beside the text the model read (the replies `searchResults` streamed).
+    public var replies: [SearchReply] { entries.structuredContents(as: SearchReply.self) }
 }

@@ -59,7 +59,16 @@ public struct FetchItemTool: Tool {
         !shownIdentifiers.all.isEmpty
     }
 
+    /// The text the model reads: `result(for:)` without the item.
     public func call(arguments: Arguments) async throws -> String {
+        try await result(for: arguments).text
+    }
+
+    /// The item's text for the model and, beside it in the call's transcript entry, the item
+    /// as read (what the index keeps merged with what the delegate returned; read it back with
+    /// `toolOutput.structuredContents(as: SearchableItem.self)`). Nothing beside the text when no
+    /// item has the id or the app dropped it.
+    public func result(for arguments: Arguments) async throws -> ToolResult {
         for source in try await resolver.sources() {
             let stored = try await source.index.fetchItems(identifiers: [arguments.id]).first
             var notes: [String] = []
@@ -69,15 +78,15 @@ public struct FetchItemTool: Tool {
                     if let fresh = hydrated[arguments.id] {
                         item = stored.map { Hydrator.merge($0, with: fresh) } ?? (stored == nil ? nil : fresh)
                     } else if stored != nil {
-                        return "The item \(TextFraming.neutralized(arguments.id)) was dropped: the app no longer has it."
+                        return ToolResult(text: "The item \(TextFraming.neutralized(arguments.id)) was dropped: the app no longer has it.")
                     }
                 } else {
                     notes.append("The app did not answer within \(hydrator.timeout); this is what the index holds.")
                 }
             }
-            if let item { return render(item, notes: notes, timeZone: source.index.timeZone) }
+            if let item { return ToolResult(text: render(item, notes: notes, timeZone: source.index.timeZone), structuredContent: [item]) }
         }
-        return "No item has the id \(TextFraming.neutralized(arguments.id)). Use an id exactly as \(name == "fetch_item" ? "the search" : "the search tool") returned it."
+        return ToolResult(text: "No item has the id \(TextFraming.neutralized(arguments.id)). Use an id exactly as \(name == "fetch_item" ? "the search" : "the search tool") returned it.")
     }
 
     /// Every attribute, text last, framed like search output and cut to the size limit.

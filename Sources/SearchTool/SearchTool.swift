@@ -73,7 +73,15 @@ public struct SearchTool: Tool {
         return engine.language.arguments(vocabulary: await engine.vocabulary(for: prompt.text))
     }
 
+    /// The text the model reads: `result(for:)` without the replies.
     public func call(arguments: Arguments) async throws -> String {
+        try await result(for: arguments).text
+    }
+
+    /// The text the model reads and, beside it in the call's transcript entry, every
+    /// `SearchReply` of the call, the ones `searchResults` carries (read them back with
+    /// `toolOutput.structuredContents(as: SearchReply.self)`).
+    public func result(for arguments: Arguments) async throws -> ToolResult {
         try await engine.run(arguments.query)
     }
 }
@@ -139,8 +147,8 @@ final class SearchEngine: Sendable {
         return result
     }
 
-    /// Runs one tool call: replies go to `searchResults`, the text goes to the model.
-    func run(_ query: GeneratedContent) async throws -> String {
+    /// Runs one tool call: replies go to `searchResults` and beside the text, which goes to the model.
+    func run(_ query: GeneratedContent) async throws -> ToolResult {
         let request = try SearchRequest(query, customStages: capabilities.customStages)
         let sources = try await resolver.sources()
         let formatter = ResultFormatter(format: configuration.guide.format, maximumSize: configuration.maximumResponseSize,
@@ -149,9 +157,12 @@ final class SearchEngine: Sendable {
         let pipeline = SearchPipeline(request: request, sources: sources, capabilities: capabilities,
                                       contactResolver: configuration.contactResolver, hydrator: hydrator, formatter: formatter, now: configuration.now())
         let token = channel.makeQueryToken()
+        var replies: [SearchReply] = []
         let outcome = try await pipeline.run { data, stage, isLast in
-            channel.send(SearchReply(content: data, label: request.label, status: isLast ? .complete : .partial,
-                                     queryToken: token, stageToken: SearchReply.StageToken(query: token, index: stage)))
+            let reply = SearchReply(content: data, label: request.label, status: isLast ? .complete : .partial,
+                                    queryToken: token, stageToken: SearchReply.StageToken(query: token, index: stage))
+            channel.send(reply)
+            replies.append(reply)
         }
         let shown = outcome.items.count
         shownIdentifiers.record(outcome.items.map(\.uniqueIdentifier).filter { $0.count <= FetchItemTool.maximumIdentifierLength })
@@ -159,9 +170,10 @@ final class SearchEngine: Sendable {
             let header = outcome.matched == 0
                 ? "No items matched. Try other words or fewer conditions."
                 : "\(outcome.matched) items matched; \(shown) shown." + (shown < outcome.matched ? " Raise limit or add a stage to see more." : "")
-            return formatter.items(outcome.items, header: header, notes: outcome.notes)
+            return ToolResult(text: formatter.items(outcome.items, header: header, notes: outcome.notes), structuredContent: replies)
         }
-        return formatter.data(final, header: "\(outcome.matched) items matched. \(request.stages.last?.name ?? "") result:", notes: outcome.notes)
+        return ToolResult(text: formatter.data(final, header: "\(outcome.matched) items matched. \(request.stages.last?.name ?? "") result:", notes: outcome.notes),
+                          structuredContent: replies)
     }
 }
 

@@ -3,6 +3,7 @@ import LocalModel
 import SearchIndex
 import SearchTool
 import TokenBudget
+import VisionTools
 
 /// Answers one question: a fresh session with a fresh search tool, the answer streamed to
 /// stdout as it is generated with a compact trace before it (query → results → fetched items),
@@ -26,20 +27,15 @@ struct QuestionRunner: Sendable {
     func ask(_ question: String) async throws -> AnswerReport {
         let (session, tool) = setup.makeSession(model: model, window: window, thinking: thinking, 
                                                 extraTools: images.tools)
-        let log = SearchReplyLog()
-        let listener = Task { await log.consume(tool.searchResults) }
-        defer { tool.finish() }
         // The first round must search (a small model otherwise answers from memory); after it
         // the model may search again or answer.
         let options = GenerationOptions(maximumResponseTokens: maximumTokens, toolCallingMode: .required)
         let consumer = Task { try await stream(session.streamResponse(to: Prompt(question, attachments: images.attachments), options: options),
-                                               tool: tool, log: log) }
+                                               tool: tool) }
         let outcome = await InterruptMonitor.shared.whileRunning(cancel: { consumer.cancel() }) { await consumer.result }
-        tool.finish()
-        await listener.value
-        let (response, steps): (LanguageModelSession.Response<String>, [AnswerReport.Step])
+        let (response, trace): (LanguageModelSession.Response<String>, Trace)
         do {
-            (response, steps) = try outcome.get()
+            (response, trace) = try outcome.get()
         } catch LanguageModelSession.GenerationError.cancelled {
             if !json { Terminal.output("\n") }
             throw Interrupted()
@@ -47,10 +43,10 @@ struct QuestionRunner: Sendable {
             if !json { Terminal.output("\n") }
             throw Interrupted()
         }
-        let sources = try await sources(steps: steps, replies: await log.all)
+        let sources = try await sources(steps: trace.steps, replies: trace.replies)
         let usage = response.usage
         let report = AnswerReport(
-            question: question, answer: response.content, sources: sources, trace: steps,
+            question: question, answer: response.content, sources: sources, trace: trace.steps,
             timings: .init(load: loadDuration.seconds, retrieval: usage.toolDuration.seconds,
                            prefill: usage.prefillDuration.seconds, decode: usage.decodeDuration.seconds),
             tokens: .init(prompt: usage.promptTokens, cached: usage.cachedTokens, generated: usage.generatedTokens),
@@ -60,46 +56,12 @@ struct QuestionRunner: Sendable {
     }
 
     /// Reads the snapshots: trace lines as tool outputs arrive, the answer as it grows.
-    private func stream(_ stream: ResponseStream<String>, tool: SearchTool, log: SearchReplyLog) async throws
-        -> (LanguageModelSession.Response<String>, [AnswerReport.Step]) {
+    private func stream(_ stream: ResponseStream<String>, tool: SearchTool) async throws -> (LanguageModelSession.Response<String>, Trace) {
         var printed = 0
-        var processed = 0
-        var calls: [String: Transcript.ToolCall] = [:]
-        var searches = 0
-        var steps: [AnswerReport.Step] = []
-        var stepsByCall: [String: AnswerReport.Step] = [:]
+        var trace = Trace(searchToolName: tool.name, fetchToolName: tool.configuration.fetchToolName)
         for try await snapshot in stream {
-            for entry in snapshot.transcriptEntries.dropFirst(processed) {
-                processed += 1
-                switch entry {
-                case .toolCalls(let batch):
-                    batch.calls.forEach { calls[$0.id] = $0 }
-                case .toolOutput(let output):
-                    let call = calls[output.id]
-                    var results: Int?
-                    var items: [String] = []
-                    if output.isError {
-                        items = []
-                    } else if let earlier = output.repeatedCallID.flatMap({ stepsByCall[$0] }) {
-                        // not run again: the earlier call's results stand
-                        (results, items) = (earlier.results, earlier.items)
-                    } else if output.toolName == tool.name {
-                        searches += 1
-                        let replies = await log.replies(forQuery: searches) ?? []
-                        results = replies.first?.content.resultCount
-                        items = replies.flatMap(\.content.items).map(\.uniqueIdentifier).uniqued()
-                    } else if let id = call?.arguments["id"]?.stringValue {
-                        items = [id]
-                    }
-                    let step = AnswerReport.Step(tool: output.toolName.isEmpty ? "(malformed call)" : output.toolName,
-                                                 arguments: call?.arguments ?? .null, results: results, items: items,
-                                                 error: output.isError ? output.text : nil, repeated: output.repeatedCallID != nil)
-                    steps.append(step)
-                    stepsByCall[output.id] = step
-                    if !json { Terminal.output(Terminal.dim(traceLine(step, tool: tool)) + "\n") }
-                default:
-                    break
-                }
+            for step in trace.read(snapshot.transcriptEntries) where !json {
+                Terminal.output(Terminal.dim(traceLine(step, tool: tool)) + "\n")
             }
             if !json, snapshot.content.count > printed {
                 Terminal.output(String(snapshot.content.dropFirst(printed)))
@@ -109,7 +71,7 @@ struct QuestionRunner: Sendable {
         try Task.checkCancellation()
         let response = try await stream.collect()
         if !json, response.content.count > printed { Terminal.output(String(response.content.dropFirst(printed))) }
-        return (response, steps)
+        return (response, trace)
     }
 
     private func traceLine(_ step: AnswerReport.Step, tool: SearchTool) -> String {
@@ -118,14 +80,14 @@ struct QuestionRunner: Sendable {
         }
         let line: String
         if step.tool == tool.name {
-            let query = step.arguments["query"]?.jsonString ?? step.arguments.jsonString
+            let query = (try? SearchTool.Arguments(step.arguments))?.query.jsonString ?? step.arguments.jsonString
             let count = step.results.map { "\($0) result\($0 == 1 ? "" : "s")" } ?? "no results"
             line = "· search \(query) → \(count)"
         } else if step.tool == tool.configuration.fetchToolName {
             line = "· fetch \(step.items.joined(separator: ", "))"
         } else {
             // An image tool: its argument names the image it read.
-            line = "· \(step.tool) \(step.arguments["image"]?.stringValue ?? step.arguments.jsonString)"
+            line = "· \(step.tool) \((try? ImageArguments(step.arguments))?.image ?? step.arguments.jsonString)"
         }
         return step.repeated ? line + " (a repeat, not run again)" : line
     }

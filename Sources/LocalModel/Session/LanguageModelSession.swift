@@ -72,12 +72,12 @@ public final class LanguageModelSession: Sendable {
     public var isResponding: Bool { state.withLock { $0.isResponding } }
 
     /// The engine's counters for this session's context (zero before the first decode).
-    public var engineCounters: EngineCounters {
+    package var engineCounters: EngineCounters {
         get async { await state.withLock { $0.conversation }?.counters ?? EngineCounters() }
     }
 
     /// The budget of the last request the session checked (what each part of it cost).
-    public var lastBudgetReport: BudgetReport? { state.withLock { $0.lastBudget } }
+    package var lastBudgetReport: BudgetReport? { state.withLock { $0.lastBudget } }
 
     /// Decodes the instructions and tool definitions into the KV cache now, so the first
     /// question only decodes itself.
@@ -170,13 +170,54 @@ public final class LanguageModelSession: Sendable {
         }
     }
 
+    /// The states of one response, each named once (as llama.cpp's server names its slot
+    /// states). A response starts `generating`; a round that wrote calls goes to `callingTools`
+    /// and back to `generating`; a round that wrote none goes to `answering`, which ends it.
+    private enum Phase {
+        /// Decoding the next round under the grammar its mode allows.
+        case generating
+        /// The round wrote calls: they run, their outputs join the transcript, and the next
+        /// round's mode and grammars are chosen.
+        case callingTools([ToolCallFormat.ParsedCall], Round)
+        /// The round wrote no call: it is the answer, decoded and recorded.
+        case answering(Round)
+    }
+
+    /// What one response carries from round to round: the loop's one mutable state.
+    private struct ResponseProgress {
+        /// What the next round may do with tools; `.disallowed` makes it the answer round.
+        var mode: GenerationOptions.ToolCallingMode
+        /// The next round's grammars, compiled again after every round of calls.
+        var grammars: RoundGrammars
+        /// When the response started; time to first token counts from here.
+        let started = ContinuousClock.now
+        var usage = Usage()
+        /// The visible text of every round so far (thinking removed): what snapshots show.
+        var content = ""
+        /// Rounds of tool calls so far.
+        var toolRounds = 0
+        /// The calls made for this prompt, to recognise repeats.
+        var ledger = CallLedger()
+    }
+
+    /// What one round wrote.
+    private struct Round {
+        /// The model's text as generated, thinking included.
+        let raw: String
+        /// The same text with thinking removed.
+        let text: String
+        /// How long the response's visible text was before the round: the round's own
+        /// visible text is what follows.
+        let contentStart: Int
+    }
+
     /// Runs the tool loop until the model answers. `snapshot` receives the visible text so far.
     func run<Content>(prompt: Prompt, options: GenerationOptions, answer: AnswerFormat<Content>,
                       snapshot: @Sendable (String, ArraySlice<Transcript.Entry>) -> Void) async throws -> Response<Content> {
         guard model.chatTemplate.family != .unsupported else {
             throw GenerationError.unsupportedChatTemplate(family: model.chatTemplate.family.rawValue)
         }
-        var grammars = try await RoundGrammars(tools: tools, prompt: prompt, answer: answer)
+        let grammars = try await RoundGrammars(tools: tools, prompt: prompt, answer: answer)
         let start = try state.withLock { state -> Int in
             guard !state.isResponding else { throw GenerationError.concurrentRequests }
             state.isResponding = true
@@ -185,72 +226,27 @@ public final class LanguageModelSession: Sendable {
             return state.transcript.count - 1
         }
         defer { state.withLock { $0.isResponding = false } }
-        let newEntries = { self.state.withLock { $0.transcript.entries[start...] } }
+        func newEntries() -> ArraySlice<Transcript.Entry> { state.withLock { $0.transcript.entries[start...] } }
+        func show(_ content: String) { snapshot(content, newEntries()) }
 
-        let started = ContinuousClock.now
-        var usage = Usage()
-        var mode = tools.isEmpty ? .disallowed : options.toolCallingMode
-        var content = ""
-        var toolRounds = 0
-        var ledger = CallLedger()
+        var progress = ResponseProgress(mode: tools.isEmpty ? .disallowed : options.toolCallingMode, grammars: grammars)
+        var phase = Phase.generating
         do {
             while true {
-                try Task.checkCancellation()
-                let rendered = try await renderPrompt(reservedAnswerTokens: maximumTokens(options))
-                let parameters = GenerationParameters(
-                    sampling: options.samplingOptions, maximumTokens: maximumTokens(options),
-                    stopStrings: [model.chatTemplate.endOfTurn] + (mode == .disallowed && answer.schema == nil ? [ToolCallFormat.callOpen] : []),
-                    grammar: grammar(for: mode, grammars),
-                    repeatedSpanStop: mode != .disallowed && repeatedToolCallPolicy == .reuseEarlierOutput ? ledger.generationStop : nil)
-                var filter = ResponseTextFilter()
-                var raw = ""
-                let roundStart = content
-                for try await event in try conversation().generate(prompt: rendered, parameters: parameters) {
-                    switch event {
-                    case .text(let text):
-                        raw += text
-                        let visible = filter.feed(text)
-                        if !visible.isEmpty {
-                            if usage.timeToFirstToken == nil { usage.timeToFirstToken = .now - started }
-                            content += visible
-                            snapshot(content, newEntries())
-                        }
-                    case .finished(let summary):
-                        usage.add(summary)
-                    }
+                switch phase {
+                case .generating:
+                    try Task.checkCancellation()
+                    let round = try await generateRound(&progress, options: options, answer: answer, show: show)
+                    let calls = toolCalls(in: round, mode: progress.mode, answer: answer)
+                    phase = calls.isEmpty ? .answering(round) : .callingTools(calls, round)
+                case .callingTools(let calls, let round):
+                    try await callTools(calls, of: round, &progress, prompt: prompt, options: options, answer: answer, show: show)
+                    phase = .generating
+                case .answering(let round):
+                    let (content, rawContent) = try record(round, asAnswerTo: progress, answer: answer)
+                    show(progress.content)
+                    return Response(content: content, rawContent: rawContent, transcriptEntries: newEntries(), usage: progress.usage)
                 }
-                content += filter.finish()
-                let roundText = ResponseTextFilter.removingThinking(from: raw)
-                // a structured answer may hold "<tool_call>" inside a string: only a round
-                // that starts with a call is one
-                let isCallRound = mode != .disallowed && (answer.schema == nil || roundText.hasPrefix(ToolCallFormat.callOpen))
-                let calls = isCallRound ? ToolCallFormat.parseCalls(in: raw) : []
-                if calls.isEmpty {
-                    // the forced answer round produced only the start of another call
-                    if mode == .disallowed && toolRounds > 0 && answer.schema == nil && content.count == roundStart.count {
-                        throw GenerationError.toolRoundLimitReached(rounds: toolRounds)
-                    }
-                    let (decoded, rawContent) = try answer.decode(content, roundText)
-                    let text = answer.schema == nil ? String(content.dropFirst(roundStart.count)) : roundText
-                    state.withLock { $0.transcript.append(.response(.init(id: $0.makeID("response"), text: text))) }
-                    snapshot(content, newEntries())
-                    return Response(content: decoded, rawContent: rawContent, transcriptEntries: newEntries(), usage: usage)
-                }
-                toolRounds += 1
-                ledger.recordText(of: roundText)
-                let clock = ContinuousClock.now
-                let onlyRepeats = try await ToolCallContext.$current.withValue(ToolCallContext(prompt: prompt)) {
-                    try await runTools(calls, rawText: ToolCallFormat.trimmingIncompleteCall(roundText), ledger: &ledger)
-                }
-                usage.toolDuration += ContinuousClock.now - clock
-                snapshot(content, newEntries())
-                // tools may narrow their arguments to what this round produced (fetch: the ids
-                // the search just returned), so the grammar is compiled again
-                grammars = try await RoundGrammars(tools: tools, prompt: prompt, answer: answer)
-                if mode == .required && options.requiredToolCallingExit == .relaxAfterFirstRound { mode = .allowed }
-                // at the round limit, or when the model only repeated itself, the next round must
-                // answer from what the tools returned; only a model that still insists on calling fails
-                if toolRounds == maximumToolRounds || onlyRepeats { mode = .disallowed }
             }
         } catch is CancellationError {
             throw GenerationError.cancelled
@@ -259,6 +255,80 @@ public final class LanguageModelSession: Sendable {
         } catch let error as LocalModelError {
             throw GenerationError.engineFailure(error)
         }
+    }
+
+    /// `generating`: renders the transcript (within the budget), decodes one round under the
+    /// grammar of its mode, and streams its visible text into `progress.content`.
+    private func generateRound<Content>(_ progress: inout ResponseProgress, options: GenerationOptions, answer: AnswerFormat<Content>,
+                                        show: (String) -> Void) async throws -> Round {
+        let rendered = try await renderPrompt(reservedAnswerTokens: maximumTokens(options))
+        let parameters = GenerationParameters(
+            sampling: options.samplingOptions, maximumTokens: maximumTokens(options),
+            stopStrings: [model.chatTemplate.endOfTurn] + (progress.mode == .disallowed && answer.schema == nil ? [ToolCallFormat.callOpen] : []),
+            grammar: grammar(for: progress.mode, progress.grammars),
+            repeatedSpanStop: progress.mode != .disallowed && repeatedToolCallPolicy == .reuseEarlierOutput ? progress.ledger.generationStop : nil)
+        var filter = ResponseTextFilter()
+        var raw = ""
+        let contentStart = progress.content.count
+        for try await event in try conversation().generate(prompt: rendered, parameters: parameters) {
+            switch event {
+            case .text(let text):
+                raw += text
+                let visible = filter.feed(text)
+                if !visible.isEmpty {
+                    if progress.usage.timeToFirstToken == nil { progress.usage.timeToFirstToken = .now - progress.started }
+                    progress.content += visible
+                    show(progress.content)
+                }
+            case .finished(let summary):
+                progress.usage.add(summary)
+            }
+        }
+        progress.content += filter.finish()
+        return Round(raw: raw, text: ResponseTextFilter.removingThinking(from: raw), contentStart: contentStart)
+    }
+
+    /// The calls `round` wrote; none when calls were disallowed. A structured answer may hold
+    /// "<tool_call>" inside a string: only a round that starts with a call is one.
+    private func toolCalls<Content>(in round: Round, mode: GenerationOptions.ToolCallingMode,
+                                    answer: AnswerFormat<Content>) -> [ToolCallFormat.ParsedCall] {
+        let isCallRound = mode != .disallowed && (answer.schema == nil || round.text.hasPrefix(ToolCallFormat.callOpen))
+        return isCallRound ? ToolCallFormat.parseCalls(in: round.raw) : []
+    }
+
+    /// `callingTools`: runs the round's calls and records them with their outputs, then chooses
+    /// what the next round may do.
+    private func callTools<Content>(_ calls: [ToolCallFormat.ParsedCall], of round: Round, _ progress: inout ResponseProgress,
+                                    prompt: Prompt, options: GenerationOptions, answer: AnswerFormat<Content>,
+                                    show: (String) -> Void) async throws {
+        progress.toolRounds += 1
+        progress.ledger.recordText(of: round.text)
+        let clock = ContinuousClock.now
+        let onlyRepeats = try await ToolCallContext.$current.withValue(ToolCallContext(prompt: prompt)) {
+            try await runTools(calls, rawText: ToolCallFormat.trimmingIncompleteCall(round.text), ledger: &progress.ledger)
+        }
+        progress.usage.toolDuration += ContinuousClock.now - clock
+        show(progress.content)
+        // tools may narrow their arguments to what this round produced (fetch: the ids
+        // the search just returned), so the grammar is compiled again
+        progress.grammars = try await RoundGrammars(tools: tools, prompt: prompt, answer: answer)
+        if progress.mode == .required && options.requiredToolCallingExit == .relaxAfterFirstRound { progress.mode = .allowed }
+        // at the round limit, or when the model only repeated itself, the next round must
+        // answer from what the tools returned; only a model that still insists on calling fails
+        if progress.toolRounds == maximumToolRounds || onlyRepeats { progress.mode = .disallowed }
+    }
+
+    /// `answering`: decodes `round` as the answer and records it in the transcript.
+    private func record<Content>(_ round: Round, asAnswerTo progress: ResponseProgress,
+                                 answer: AnswerFormat<Content>) throws -> (Content, GeneratedContent) {
+        // the forced answer round produced only the start of another call
+        if progress.mode == .disallowed && progress.toolRounds > 0 && answer.schema == nil && progress.content.count == round.contentStart {
+            throw GenerationError.toolRoundLimitReached(rounds: progress.toolRounds)
+        }
+        let decoded = try answer.decode(progress.content, round.text)
+        let text = answer.schema == nil ? String(progress.content.dropFirst(round.contentStart)) : round.text
+        state.withLock { $0.transcript.append(.response(.init(id: $0.makeID("response"), text: text))) }
+        return decoded
     }
 
     private func maximumTokens(_ options: GenerationOptions) -> Int {
@@ -320,7 +390,11 @@ public final class LanguageModelSession: Sendable {
     /// (`PromptMarkup`), and the prompt tokenizes it as plain text besides.
     private static func neutralized(_ output: Transcript.ToolOutput) -> Transcript.ToolOutput {
         var output = output
-        output.text = PromptMarkup.neutralized(output.text)
+        output.segments = output.segments.map { segment in
+            guard case .text(var text) = segment else { return segment }
+            text.content = PromptMarkup.neutralized(text.content)
+            return .text(text)
+        }
         return output
     }
 
@@ -340,7 +414,8 @@ public final class LanguageModelSession: Sendable {
         }
         do {
             try Task.checkCancellation()
-            return .init(id: call.id, toolName: call.toolName, text: try await tool.call(call.arguments), isError: false)
+            let result = try await tool.call(call.arguments)
+            return .init(id: call.id, toolName: call.toolName, text: result.text, structuredContent: result.structuredContent, isError: false)
         } catch is CancellationError {
             throw CancellationError()
         } catch {
@@ -484,34 +559,5 @@ public final class LanguageModelSession: Sendable {
                                      activation: .lazy(trigger: "</think>", grammarIncludesTrigger: false, tokens: []))
         }
         return GrammarConstraint(gbnf: chosen.gbnf, root: chosen.root)
-    }
-}
-
-/// The grammars one response may use, compiled before anything is decoded: tool calls (from
-/// each tool's per-prompt schema), the structured answer, and the two combined.
-private struct RoundGrammars {
-    let toolCalls: Grammar?
-    let answer: Grammar?
-    let answerOrToolCalls: Grammar?
-
-    init<Content>(tools: [ToolBox], prompt: Prompt, answer format: LanguageModelSession.AnswerFormat<Content>) async throws {
-        var signatures: [GrammarCompiler.ToolSignature] = []
-        for tool in tools where await tool.isAvailable(for: prompt) {
-            signatures.append(.init(name: tool.name, arguments: await tool.parameters(for: prompt)))
-        }
-        let compiler = GrammarCompiler()
-        do {
-            toolCalls = signatures.isEmpty ? nil : try compiler.toolCallGrammar(for: signatures)
-        } catch {
-            throw LanguageModelSession.GenerationError.invalidToolSchema(tool: tools.map(\.name).joined(separator: ", "), error)
-        }
-        do {
-            answer = try format.schema.map { schema throws(SchemaError) in try compiler.grammar(for: schema) }
-            answerOrToolCalls = try format.schema.flatMap { schema throws(SchemaError) in
-                signatures.isEmpty ? nil : try compiler.grammar(for: schema, orToolCalls: signatures)
-            }
-        } catch {
-            throw LanguageModelSession.GenerationError.invalidGenerationSchema(type: format.typeName, error)
-        }
     }
 }

@@ -18,7 +18,7 @@ extension LanguageModelSession {
     }
 
     /// The output a repeated call gets instead of running again (what the model reads).
-    public static let repeatedCallNote = "This call repeats an earlier one (same tool, same arguments), so it was not run again: its output is above."
+    package static let repeatedCallNote = "This call repeats an earlier one (same tool, same arguments), so it was not run again: its output is above."
 
     /// The calls made while answering one prompt, to recognise repeats: by value when they
     /// run, and by text while they are generated (so a round stops at its first repeat).

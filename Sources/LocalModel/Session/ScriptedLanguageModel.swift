@@ -6,31 +6,31 @@ import TokenBudget
 ///
 /// It ignores grammars and sampling; what it "generates" is the next script line, cut at a
 /// stop string or a repeated span as the engine would, delivered in small pieces like a real stream. Prompts it received are kept for inspection.
-public final class ScriptedLanguageModel: LanguageModel {
+package final class ScriptedLanguageModel: LanguageModel {
     private let script: Mutex<[String]>
     private let received = Mutex<[(RenderedPrompt, GenerationParameters)]>([])
     /// Pause before each piece, so a test can cancel mid-generation.
-    public let pieceDelay: Duration
-    public let chatTemplate: ChatTemplate
+    package let pieceDelay: Duration
+    package let chatTemplate: ChatTemplate
 
-    public init(_ outputs: [String], family: ChatTemplate.Family = .chatml, pieceDelay: Duration = .zero) {
+    package init(_ outputs: [String], family: ChatTemplate.Family = .chatml, pieceDelay: Duration = .zero) {
         self.script = Mutex(outputs)
         self.pieceDelay = pieceDelay
         self.chatTemplate = ChatTemplate(family: family)
     }
 
     /// The prompts generated from so far, in order.
-    public var prompts: [String] { received.withLock { $0.map(\.0.text) } }
+    package var prompts: [String] { received.withLock { $0.map(\.0.text) } }
     /// The same prompts in their runs of markup and content, as a real model tokenizes them.
-    public var renderedPrompts: [RenderedPrompt] { received.withLock { $0.map(\.0) } }
+    package var renderedPrompts: [RenderedPrompt] { received.withLock { $0.map(\.0) } }
     /// The generation parameters of each request (grammar, stop strings, limits), in order.
-    public var parameters: [GenerationParameters] { received.withLock { $0.map(\.1) } }
+    package var parameters: [GenerationParameters] { received.withLock { $0.map(\.1) } }
 
-    public var tokenCounter: any TokenCounter { CharacterCountTokenCounter() }
-    public var defaultContextWindow: ContextWindow { .k8 }
-    public func singleTokens(spelling text: String) -> [Token] { [] }
+    package var tokenCounter: any TokenCounter { CharacterCountTokenCounter() }
+    package var defaultContextWindow: ContextWindow { .k8 }
+    package func singleTokens(spelling text: String) -> [Token] { [] }
 
-    public func makeConversation(window: ContextWindow) throws -> any LanguageModelConversation {
+    package func makeConversation(window: ContextWindow) throws -> any LanguageModelConversation {
         ScriptedConversation(model: self, contextSize: window.tokens)
     }
 
@@ -42,9 +42,9 @@ public final class ScriptedLanguageModel: LanguageModel {
 
 /// Counts one token per four characters: close enough to a real vocabulary for budget tests
 /// that don't need a real one.
-public struct CharacterCountTokenCounter: TokenCounter {
-    public init() {}
-    public func countTokens(in text: String, parseSpecial: Bool) throws -> Int { (text.count + 3) / 4 }
+package struct CharacterCountTokenCounter: TokenCounter {
+    package init() {}
+    package func countTokens(in text: String, parseSpecial: Bool) throws -> Int { (text.count + 3) / 4 }
 }
 
 private final class ScriptedConversation: LanguageModelConversation {

@@ -48,12 +48,34 @@ public protocol Tool<Arguments, Output>: Sendable {
     /// Runs the tool. A thrown error goes back to the model as the tool's response (or ends
     /// the response as a `ToolCallError`, if the session is configured so).
     func call(arguments: Arguments) async throws -> Output
+
+    /// Runs the tool for a session: what the transcript entry of the call records, the text
+    /// the model reads and the typed values an app reads back
+    /// (`Transcript.ToolOutput.structuredContents(as:)`). The default runs
+    /// `call(arguments:)` and records its output's text and, when the output is a `Hashable`
+    /// value rather than a `String` (an OCR tool's `RecognizedText`), the output itself.
+    /// A tool whose `call` returns plain text to its direct callers but has typed results for
+    /// the app (the search tool's replies) implements this as well.
+    func result(for arguments: Arguments) async throws -> ToolResult
 }
 
 extension Tool {
     public var includesSchemaInInstructions: Bool { true }
     public func parameters(for prompt: Prompt) async -> GenerationSchema { parameters }
     public func isAvailable(for prompt: Prompt) async -> Bool { true }
+
+    /// The output's text alone: a value that is not `Hashable` cannot be compared in a transcript.
+    public func result(for arguments: Arguments) async throws -> ToolResult {
+        ToolResult(text: try await call(arguments: arguments).promptRepresentation)
+    }
+}
+
+extension Tool where Output: Hashable {
+    /// The output's text and, unless the output is that text (a `String`), the output itself.
+    public func result(for arguments: Arguments) async throws -> ToolResult {
+        let output = try await call(arguments: arguments)
+        return ToolResult(text: output.promptRepresentation, structuredContent: output is String ? [] : [output])
+    }
 }
 
 extension Tool where Arguments: Generable {

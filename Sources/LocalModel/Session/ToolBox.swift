@@ -7,7 +7,7 @@ struct ToolBox: Sendable {
     let tool: any Tool
     private let parametersForPrompt: @Sendable (Prompt) async -> GenerationSchema
     private let availability: @Sendable (Prompt) async -> Bool
-    private let run: @Sendable (GeneratedContent) async throws -> String
+    private let run: @Sendable (GeneratedContent) async throws -> ToolResult
 
     init<T: Tool>(_ tool: T) {
         name = tool.name
@@ -17,7 +17,7 @@ struct ToolBox: Sendable {
         self.tool = tool
         parametersForPrompt = { await tool.parameters(for: $0) }
         availability = { await tool.isAvailable(for: $0) }
-        run = { content in try await tool.call(arguments: T.Arguments(content)).promptRepresentation }
+        run = { content in try await tool.result(for: T.Arguments(content)) }
     }
 
     /// The per-request schema (a subset of `parameters`).
@@ -26,7 +26,7 @@ struct ToolBox: Sendable {
     func isAvailable(for prompt: Prompt) async -> Bool { await availability(prompt) }
 
     /// Checks the arguments against the schema, decodes them and runs the tool.
-    func call(_ arguments: GeneratedContent) async throws -> String {
+    func call(_ arguments: GeneratedContent) async throws -> ToolResult {
         try parameters.validate(arguments, rootName: "arguments")
         return try await run(arguments)
     }

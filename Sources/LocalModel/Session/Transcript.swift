@@ -70,17 +70,109 @@ public struct Transcript: Sendable, Hashable, RandomAccessCollection {
         public var arguments: GeneratedContent
     }
 
-    /// What a tool returned (or the error it threw), as the model reads it.
-    public struct ToolOutput: Sendable, Hashable {
+    /// What a tool returned (or the error it threw): the text the model reads and, beside it,
+    /// the typed values the tool returned for the app (Apple's `ToolOutput`, whose `segments`
+    /// are text and structure). The model reads only the text segments; an app reads a call's
+    /// results back typed from the structure, paired with its call by `id`:
+    ///
+    /// ```swift
+    /// for case .toolOutput(let output) in session.transcript {
+    ///     let replies = output.structuredContents(as: SearchReply.self)
+    /// }
+    /// ```
+    public struct ToolOutput: Sendable, Hashable, Identifiable {
         /// The id of the call this answers.
         public var id: String
         public var toolName: String
-        public var text: String
+        /// The text the model reads (one `.text` segment), then the tool's typed values, one
+        /// `.structure` segment each, in the order the tool returned them.
+        public var segments: [Segment]
         /// Whether the tool threw; `text` then describes the error.
         public var isError: Bool
         /// When the call repeated an earlier one of the same response and was not run again
-        /// (`RepeatedToolCallPolicy.reuseEarlierOutput`): that call's id, whose output stands.
+        /// (`RepeatedToolCallPolicy.reuseEarlierOutput`): that call's id, whose output (and
+        /// structured content) stands. A repeat's own output holds only a note.
         public var repeatedCallID: String? = nil
+
+        /// An output of `text` and, after it, one structure segment per value of `structuredContent`;
+        /// segment ids derive from the output's id, so a replayed response has the same transcript.
+        init(id: String, toolName: String, text: String, structuredContent: [any Sendable & Hashable] = [],
+             isError: Bool, repeatedCallID: String? = nil) {
+            self.id = id
+            self.toolName = toolName
+            self.segments = [.text(TextSegment(id: "\(id)-text", content: text))]
+                + structuredContent.enumerated().map { .structure(StructuredSegment(id: "\(id)-structure-\($0.offset + 1)", content: $0.element)) }
+            self.isError = isError
+            self.repeatedCallID = repeatedCallID
+        }
+
+        /// The text segments: what the model reads.
+        public var text: String {
+            segments.map { if case .text(let segment) = $0 { segment.content } else { "" } }.joined()
+        }
+
+        /// The values of type `Content` the tool returned beside its text, in order: a search
+        /// call's `SearchReply`s, a fetch's `SearchableItem`, an OCR call's `RecognizedText`.
+        /// Empty for an error, a repeat, or a tool that returned plain text.
+        public func structuredContents<Content>(as type: Content.Type = Content.self) -> [Content] {
+            segments.compactMap { if case .structure(let segment) = $0 { segment.content(as: type) } else { nil } }
+        }
+    }
+
+    /// A part of a tool's output (Apple's `Transcript.Segment`).
+    public enum Segment: Sendable, Hashable, Identifiable {
+        /// Text the model reads.
+        case text(TextSegment)
+        /// A typed value for the app, which the model never reads.
+        case structure(StructuredSegment)
+
+        public var id: String {
+            switch self {
+            case .text(let segment): segment.id
+            case .structure(let segment): segment.id
+            }
+        }
+    }
+
+    /// Text the model reads (Apple's `TextSegment`).
+    public struct TextSegment: Sendable, Hashable, Identifiable {
+        public var id: String
+        public var content: String
+    }
+
+    /// A typed value a tool returned for the app (Apple's `StructuredSegment`).
+    ///
+    /// Apple's segment holds `GeneratedContent`, JSON the type is decoded from again; this one
+    /// holds the tool's own Swift value, so an app reads a `SearchReply` back with its items,
+    /// dates and scores whole, and nothing is encoded that nobody reads. The model never sees
+    /// it: what the model reads is the output's text.
+    public struct StructuredSegment: Sendable, Hashable, Identifiable {
+        public var id: String
+        /// The name of the content's type, e.g. `SearchReply`: which type the content
+        /// represents (Apple's `source`).
+        public let source: String
+        /// The value itself; `content(as:)` reads it as its type.
+        public let content: any Sendable & Hashable
+
+        init(id: String, content: any Sendable & Hashable) {
+            self.id = id
+            self.source = String(describing: type(of: content))
+            self.content = content
+        }
+
+        /// The content as a `Content`, or nil when it is of another type.
+        public func content<Content>(as type: Content.Type = Content.self) -> Content? {
+            content as? Content
+        }
+
+        public static func == (lhs: Self, rhs: Self) -> Bool {
+            lhs.id == rhs.id && lhs.source == rhs.source && lhs.content.isEqual(to: rhs.content)
+        }
+
+        public func hash(into hasher: inout Hasher) {
+            hasher.combine(id)
+            content.hash(into: &hasher)
+        }
     }
 
     /// The model's answer, with any thinking removed.
@@ -99,6 +191,21 @@ extension Transcript.Entry {
         case .toolCalls(let entry): entry.rawText
         case .toolOutput(let entry): entry.text
         case .response(let entry): entry.text
+        }
+    }
+}
+
+extension Hashable {
+    /// Whether `other` is a `Self` equal to this value: `==` across an existential.
+    fileprivate func isEqual(to other: Any) -> Bool { (other as? Self) == self }
+}
+
+extension Sequence<Transcript.Entry> {
+    /// The values of type `Content` the tool outputs among these entries carry, in transcript
+    /// order: every `SearchReply` of a response, say (see `Transcript.ToolOutput.structuredContents(as:)`).
+    public func structuredContents<Content>(as type: Content.Type = Content.self) -> [Content] {
+        flatMap { entry -> [Content] in
+            if case .toolOutput(let output) = entry { output.structuredContents(as: type) } else { [] }
         }
     }
 }
