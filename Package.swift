@@ -43,7 +43,7 @@ let package = Package(
         // The declarative command line ask, eval and bench share, with the models.lock lookup.
         .target(name: "CommandLineArguments", dependencies: ["SearchTool", "TokenBudget"]),
 
-        .executableTarget(name: "eval", dependencies: ["Evaluations"]),
+        .executableTarget(name: "eval", dependencies: ["Evaluations", "CommandLineArguments"]),
         .executableTarget(name: "ask", dependencies: ["LocalModel", "SearchIndex", "SearchTool", "Evaluations", "TokenBudget", "VisionTools", "CEditLine", "CommandLineArguments"]),
         .executableTarget(name: "bench", dependencies: ["LocalModel", "SearchIndex", "SearchTool", "VisionTools", "Evaluations"], path: "Benchmarks/bench"),
         // A child process the SearchIndex tests SIGKILL in the middle of a batch.
