@@ -40,10 +40,12 @@ let package = Package(
                 resources: [.copy("Samples")]),
         .target(name: "VisionTools", dependencies: ["LocalModel", "CTesseract", "CZBar"]),
         .target(name: "Lantern", dependencies: ["LocalModel", "SearchIndex", "SearchTool", "TokenBudget"]),
+        // The declarative command line ask, eval and bench share, with the models.lock lookup.
+        .target(name: "CommandLineArguments", dependencies: ["SearchTool", "TokenBudget"]),
 
-        .executableTarget(name: "eval", dependencies: ["Evaluations"]),
-        .executableTarget(name: "ask", dependencies: ["LocalModel", "SearchIndex", "SearchTool", "Evaluations", "TokenBudget", "VisionTools", "CEditLine"]),
-        .executableTarget(name: "bench", dependencies: ["LocalModel", "SearchIndex", "SearchTool", "VisionTools", "Evaluations"], path: "Benchmarks/bench"),
+        .executableTarget(name: "eval", dependencies: ["Evaluations", "CommandLineArguments"]),
+        .executableTarget(name: "ask", dependencies: ["LocalModel", "SearchIndex", "SearchTool", "Evaluations", "TokenBudget", "VisionTools", "CEditLine", "CommandLineArguments"]),
+        .executableTarget(name: "bench", dependencies: ["LocalModel", "SearchIndex", "SearchTool", "VisionTools", "Evaluations", "CommandLineArguments"], path: "Benchmarks/bench"),
         // A child process the SearchIndex tests SIGKILL in the middle of a batch.
         .executableTarget(name: "lantern-index-crash-probe", dependencies: ["SearchIndex"],
                           path: "Tests/SearchIndexCrashProbe"),
@@ -65,6 +67,7 @@ let package = Package(
         .testTarget(name: "EvaluationsTests", dependencies: ["Evaluations"]),
         .testTarget(name: "SearchToolTests", dependencies: ["SearchTool", "SearchIndex", "LocalModel"]),
         .testTarget(name: "VisionToolsTests", dependencies: ["VisionTools"]),
+        .testTarget(name: "CommandLineArgumentsTests", dependencies: ["CommandLineArguments", "SearchTool", "TokenBudget"]),
         // Runs the built `ask` binary as a process; the dependency makes sure it is built first.
         .testTarget(name: "askTests", dependencies: ["ask", "SearchIndex"]),
         // Runs scripts/ (apt source detection, the machine check) against fixture folders.

@@ -1,3 +1,4 @@
+import CommandLineArguments
 import Foundation
 
 /// `ask`: questions over your own data with a local model. Picks the command from the first
@@ -23,31 +24,19 @@ enum Ask {
         let json = words.prefix { $0 != "--" }.contains("--json")
         var type: any Command.Type = QuestionCommand.self
         var rest = words
-        if let first = words.first, let subcommand = subcommands.first(where: { $0.spec.name == first }) {
+        if let first = words.first, let subcommand = subcommands.first(where: { $0.configuration.name == first }) {
             type = subcommand
             rest.removeFirst()
         } else if words.first == "help" {
             let topic = words.dropFirst().first
-            let spec = subcommands.first { $0.spec.name == topic }?.spec ?? QuestionCommand.spec
-            Terminal.output(spec.help + "\n")
+            Terminal.output((subcommands.first { $0.configuration.name == topic } ?? QuestionCommand.self).help + "\n")
             return 0
         }
         do {
             if type == QuestionCommand.self, let first = words.first { try refuseUnknownCommand(first, alone: words.count == 1) }
-            let arguments = try ArgumentParser(spec: type.spec).parse(rest)
-            if arguments.wantsHelp {
-                Terminal.output(type.spec.help + "\n")
-                return 0
-            }
-            if arguments.wantsVersion {
-                Terminal.output(version + "\n")
-                return 0
-            }
-            return try await type.init(arguments).run()
+            return try await execute(type, rest)
         } catch let error as UsageError {
-            Terminal.error("ask: error: \(error.message)\n")
-            if let usage = error.usage { Terminal.error("Usage: \(usage)\n") }
-            Terminal.error("See 'ask \(type.spec.name.isEmpty ? "" : type.spec.name + " ")--help'.\n")
+            Terminal.error(error.report(for: type.configuration))
             return fail(error.message, code: 2, json: json)
         } catch is QuestionRunner.Interrupted {
             return fail("interrupted", code: 130, json: json)
@@ -57,18 +46,31 @@ enum Ask {
         }
     }
 
+    /// Parses the words after the command's name and runs it, or prints its help or the version.
+    private static func execute<C: Command>(_ type: C.Type, _ words: [String]) async throws -> Int32 {
+        switch try C.parse(words) {
+        case .command(let command):
+            return try await command.run()
+        case .help:
+            Terminal.output(C.help + "\n")
+        case .version:
+            Terminal.output(version + "\n")
+        }
+        return 0
+    }
+
     /// A lone first word that names no command and reads like a mistyped one (one word, no
     /// question mark) is refused, with the nearest command, instead of being sent to the model.
     static func refuseUnknownCommand(_ word: String, alone: Bool) throws {
         guard alone, !word.isEmpty, !word.hasPrefix("-"), word.allSatisfy({ $0.isLetter || $0 == "-" }) else { return }
-        let names = subcommands.map { $0.spec.name } + ["help"]
+        let names = subcommands.map { $0.configuration.name } + ["help"]
         var suggestion = ""
         if let nearest = names.min(by: { editDistance(word, $0) < editDistance(word, $1) }), editDistance(word, nearest) <= 2 {
             suggestion = "did you mean '" + nearest + "'? "
         }
         let message = "'" + word + "' is not a command (" + names.joined(separator: ", ") + "); " + suggestion
             + "to ask it as a question, end it with '?': ask \"" + word + "?\""
-        throw UsageError(message, spec: QuestionCommand.spec)
+        throw QuestionCommand.usageError(message)
     }
 
     /// Levenshtein distance, for suggesting the command a typo meant.

@@ -1,3 +1,4 @@
+import CommandLineArguments
 import Foundation
 
 /// The data a question runs over, from `--corpus`, `--folder` or `--index` (at most one), or the
@@ -14,9 +15,9 @@ enum DataSelection: Sendable {
 
     static let sampleIndexName = "sample"
 
-    /// Reads the data options; `--index` with `--corpus`/`--folder` names the index to build.
-    static func from(_ arguments: ParsedArguments, requireSource: Bool = false) throws(UsageError) -> DataSelection {
-        let corpus = arguments.value("corpus"), folder = arguments.value("folder"), index = arguments.value("index")
+    /// The data `--corpus`, `--folder` and `--index` name; `--index` with `--corpus`/`--folder`
+    /// names the index to build.
+    static func from(corpus: String?, folder: String?, index: String?, requireSource: Bool = false) throws(UsageError) -> DataSelection {
         if corpus != nil && folder != nil { throw UsageError("--corpus and --folder cannot be used together; pick one") }
         if let corpus {
             let url = URL(fileURLWithPath: (corpus as NSString).expandingTildeInPath)

@@ -1,3 +1,4 @@
+import CommandLineArguments
 import Foundation
 import LocalModel
 import VisionTools
@@ -6,19 +7,16 @@ import VisionTools
 /// barcode tools, which the session offers only when there are images. The label is what the
 /// model names in its tool call; it defaults to the file name without its extension.
 struct ImageOptions: Sendable {
-    static let option = CommandSpec.Option.repeatable(
-        "image", "FILE[:label]",
-        "Attach an image to the question (repeatable); adds the OCR and barcode tools. The label defaults to the file name without extension.")
-
     let attachments: [ImageAttachment]
 
     /// The tools that read the attachments: none without images, so a plain question's
     /// prompt carries no vision tool definitions.
     var tools: [any Tool] { attachments.isEmpty ? [] : [OCRTool(), BarcodeReaderTool()] }
 
-    init(_ arguments: ParsedArguments, fileManager: FileManager = .default) throws(UsageError) {
+    /// The images named by the `--image` words, each checked to be a readable file.
+    init(_ words: [String], fileManager: FileManager = .default) throws(UsageError) {
         var attachments: [ImageAttachment] = []
-        for word in arguments.allValues("image") {
+        for word in words {
             let (path, label) = Self.split(word, fileManager: fileManager)
             var isFolder: ObjCBool = false
             guard fileManager.fileExists(atPath: path, isDirectory: &isFolder) else {

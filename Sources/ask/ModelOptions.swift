@@ -1,45 +1,27 @@
+import CommandLineArguments
 import Foundation
 import LocalModel
 import TokenBudget
 
-/// The model flags shared by the commands that load one: which file, how many threads and GPU
-/// layers, and the context window.
+/// What the commands that load a model were told about it: which file (`--model`, found through
+/// models.lock), and, where the command takes them, the context window, GPU layers and threads.
+/// nil is "not given": the library's or the model's own default.
 struct ModelOptions: Sendable {
-    static let options: [CommandSpec.Option] = [
-        .value("model", "FILE.gguf", "The model: a path, a file in models/, or a name from models.lock (default: the models.lock default)."),
-        .value("context", "4k|8k|32k|N", "Context window in tokens (default: the model's trained context, at most 8K)."),
-        .value("gpu-layers", "N", "Layers to offload to a GPU backend (default: 0, CPU only)."),
-        .value("threads", "N", "Threads for prompt processing and generation (default: all cores)."),
-    ]
-
     let model: String?
-    let context: ContextWindow?
-    let gpuLayers: Int
-    let threads: Int?
-
-    init(_ arguments: ParsedArguments) throws(UsageError) {
-        model = arguments.value("model")
-        if let text = arguments.value("context") {
-            guard let window = ContextWindow(parsing: text) else {
-                throw UsageError("--context must be 4k, 8k, 32k or a number of tokens, not '\(text)'")
-            }
-            context = window
-        } else {
-            context = nil
-        }
-        gpuLayers = try arguments.integer("gpu-layers") ?? 0
-        threads = try arguments.integer("threads", atLeast: 1)
-    }
+    var context: ContextWindow? = nil
+    var gpuLayers: Int? = nil
+    var threads: Int? = nil
 
     /// The model file, or an error saying where it looked and how to get one.
     func locate() throws -> URL {
-        try ModelLocator(catalog: try ModelCatalog.locate()).locate(model)
+        try ModelLocator().locate(model)
     }
 
     /// Loads the weights (a spinner on stderr while llama.cpp maps them).
     func load() async throws -> (model: LocalModel, duration: Duration) {
         let url = try locate()
-        var configuration = LocalModel.Configuration(gpuLayers: gpuLayers)
+        var configuration = LocalModel.Configuration()
+        if let gpuLayers { configuration.gpuLayers = gpuLayers }
         if let threads { configuration.threads = threads }
         let start = ContinuousClock.now
         let model = try await Progress.spinning("Loading \(url.lastPathComponent)") { [configuration] in

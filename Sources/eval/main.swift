@@ -1,3 +1,4 @@
+import CommandLineArguments
 import Evaluations
 import Foundation
 import LocalModel
@@ -11,39 +12,33 @@ func fail(_ message: String, code: Int32 = 2) -> Never {
     exit(code)
 }
 
-let arguments: EvalArguments
-do {
-    arguments = try EvalArguments(Array(CommandLine.arguments.dropFirst()))
-} catch {
-    fail("\(error)\n\n\(EvalArguments.usage)")
-}
-if arguments.showsHelp {
-    print(EvalArguments.usage)
-    exit(0)
-}
+let arguments = EvalArguments.parseOrExit()
+let day = arguments.referenceDay
 
+let modelURL: URL
 let corpus: [SearchableItem]
 let samples: [EvaluationSample]
 let model: LocalModel
 do {
-    corpus = try CorpusReader().items(contentsOf: arguments.corpus)
-    samples = try SampleReader().samples(contentsOf: arguments.samples)
-    model = try LocalModel(contentsOf: arguments.model)
+    modelURL = try ModelLocator().locate(arguments.model)
+    corpus = try CorpusReader().items(contentsOf: arguments.corpusURL)
+    samples = try SampleReader().samples(contentsOf: arguments.samplesURL)
+    model = try LocalModel(contentsOf: modelURL)
 } catch {
     fail("\(error)")
 }
 
 let runner = EvaluationRunner(model: model, configuration: .init(
-    guide: arguments.guide, format: arguments.format, contextWindow: arguments.contextWindow,
-    repetitions: arguments.repetitions, seed: arguments.seed, now: { [now = arguments.now] in now ?? Date() }))
-FileHandle.standardError.write(Data("eval: \(samples.count) samples × \(arguments.repetitions) over \(corpus.count) items, guide \(arguments.guide.rawValue)\(arguments.today.map { ", today \($0)" } ?? ""), model \(arguments.model.lastPathComponent)\n".utf8))
+    guide: arguments.guide.level, format: arguments.guide.format, contextWindow: arguments.context,
+    repetitions: arguments.repetitions, seed: arguments.seed, now: { [now = day?.noon] in now ?? Date() }))
+FileHandle.standardError.write(Data("eval: \(samples.count) samples × \(arguments.repetitions) over \(corpus.count) items, guide \(arguments.guide.level.rawValue)\(day.map { ", today \($0.text)" } ?? ""), model \(modelURL.lastPathComponent)\n".utf8))
 
 let report: EvaluationReport
 do {
     report = try await runner.report(
         corpus: corpus, samples: samples,
-        files: .init(model: arguments.model.path, corpus: arguments.corpus.path, samples: arguments.samples.path),
-        today: arguments.today) { result, done, total in
+        files: .init(model: modelURL.path, corpus: arguments.corpusURL.path, samples: arguments.samplesURL.path),
+        today: day?.text) { result, done, total in
         FileHandle.standardError.write(Data("[\(done)/\(total)] \(ProgressLine(result))\n".utf8))
     }
 } catch {
@@ -51,7 +46,7 @@ do {
 }
 print(report.table())
 
-if let url = arguments.report {
+if let url = arguments.reportURL {
     do {
         try report.jsonData().write(to: url)
     } catch {

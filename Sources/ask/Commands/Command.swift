@@ -1,7 +1,9 @@
-/// One `ask` command: its spec (options and help), how it reads parsed arguments, and what it
-/// does. `run` returns the process exit code.
-protocol Command: Sendable {
-    static var spec: CommandSpec { get }
-    init(_ arguments: ParsedArguments) throws(UsageError)
+import CommandLineArguments
+
+/// One `ask` command: its options (declared as properties, see `ParsableCommand`), its
+/// configuration (name and help), and what it does. `run` returns the process exit code; it
+/// checks what the options cannot check alone (pairs that exclude each other, files that must
+/// exist) before any work, and throws a `UsageError` for them.
+protocol Command: ParsableCommand {
     func run() async throws -> Int32
 }

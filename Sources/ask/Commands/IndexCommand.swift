@@ -1,3 +1,4 @@
+import CommandLineArguments
 import Foundation
 import SearchIndex
 
@@ -5,19 +6,19 @@ import SearchIndex
 /// can use `--index NAME`; or checks (and repairs) an index's word shortlists against its
 /// full-text index.
 struct IndexCommand: Command {
-    static let spec = CommandSpec(
-        name: "index", abstract: "Build or refresh a named index from a folder of documents or a JSON Lines corpus.",
-        positional: nil,
-        options: [
-            .value("folder", "DIR", "Index the documents in a folder (text, Markdown, code, HTML, PDF)."),
-            .value("corpus", "FILE.jsonl", "Index a corpus: one JSON object per line (id, domain, contentType, attributes, custom)."),
-            .value("index", "NAME", "The index's name (default: the folder's or file's name)."),
-            .value("check", "NAME", "Check the index's word shortlists against its full-text index (exit 1 when some disagree)."),
-            .value("repair", "NAME", "Rebuild the word shortlists that disagree with the full-text index."),
-            .flag("json", "Print one JSON object: counts, every skipped file and why, or the check's findings."),
-        ],
+    static let configuration = CommandConfiguration(
+        tool: "ask", name: "index", abstract: "Build or refresh a named index from a folder of documents or a JSON Lines corpus.",
         discussion: ["Indexes live in $XDG_DATA_HOME/lantern/indexes/ (~/.local/share/lantern/indexes/ when unset).",
                      "Then ask with: ask --index NAME \"your question\""])
+
+    @Option("folder", .text("DIR"), help: "Index the documents in a folder (text, Markdown, code, HTML, PDF).") var folder: String?
+    @Option("corpus", .text("FILE.jsonl"), help: "Index a corpus: one JSON object per line (id, domain, contentType, attributes, custom).")
+    var corpus: String?
+    @Option("index", .text("NAME"), help: "The index's name (default: the folder's or file's name).") var index: String?
+    @Option("check", .text("NAME"), help: "Check the index's word shortlists against its full-text index (exit 1 when some disagree).")
+    var check: String?
+    @Option("repair", .text("NAME"), help: "Rebuild the word shortlists that disagree with the full-text index.") var repair: String?
+    @Flag("json", help: "Print one JSON object: counts, every skipped file and why, or the check's findings.") var json: Bool
 
     private enum Action {
         case build(DataSelection)
@@ -25,24 +26,22 @@ struct IndexCommand: Command {
         case repair(String)
     }
 
-    private let action: Action
-    private let json: Bool
-
-    init(_ arguments: ParsedArguments) throws(UsageError) {
-        json = arguments.flag("json")
-        let named = ["check", "repair"].filter { arguments.value($0) != nil }
-        if let first = named.first {
-            let others = named.dropFirst().map { "--\($0)" } + ["folder", "corpus", "index"].filter { arguments.value($0) != nil }.map { "--\($0)" }
-            if let other = others.first { throw UsageError("--\(first) cannot be used with \(other); it names the index itself", spec: Self.spec) }
-            let name = arguments.value(first) ?? ""
-            action = first == "check" ? .check(name) : .repair(name)
-        } else {
-            action = .build(try DataSelection.from(arguments, requireSource: true))
+    /// What the options ask for: `--check` or `--repair` name the index alone, so nothing else
+    /// that names one may come with them; otherwise a build from `--folder` or `--corpus`.
+    private func action() throws(UsageError) -> Action {
+        let given = [("--check", check), ("--repair", repair), ("--folder", folder), ("--corpus", corpus), ("--index", index)]
+            .compactMap { option, value in value.map { (option, $0) } }
+        guard case let (first, name)? = given.first, first == "--check" || first == "--repair" else {
+            return .build(try DataSelection.from(corpus: corpus, folder: folder, index: index, requireSource: true))
         }
+        if let other = given.dropFirst().first?.0 {
+            throw Self.usageError("\(first) cannot be used with \(other); it names the index itself")
+        }
+        return first == "--check" ? .check(name) : .repair(name)
     }
 
     func run() async throws -> Int32 {
-        switch action {
+        switch try action() {
         case .build(let selection):
             let opened = try await IndexOpener().open(selection)
             if json {

@@ -1,21 +1,17 @@
+import CommandLineArguments
 import Foundation
 import LocalModel
 
 /// `ask info`: what a model file says about itself, its template family, and the compute
 /// backends on this machine.
 struct InfoCommand: Command {
-    static let spec = CommandSpec(
-        name: "info", abstract: "Print a model's metadata, chat template family and the available backends.",
-        positional: nil, options: [ModelOptions.options[0]])
+    static let configuration = CommandConfiguration(
+        tool: "ask", name: "info", abstract: "Print a model's metadata, chat template family and the available backends.")
 
-    let options: ModelOptions
-
-    init(_ arguments: ParsedArguments) throws(UsageError) {
-        options = try ModelOptions(arguments)
-    }
+    @Option(.model) var model: String?
 
     func run() async throws -> Int32 {
-        let (model, duration) = try await options.load()
+        let (model, duration) = try await ModelOptions(model: self.model).load()
         let info = model.info
         let size = (try? FileManager.default.attributesOfItem(atPath: model.url.path)[.size] as? Int).map {
             ByteCountFormatter.string(fromByteCount: Int64($0), countStyle: .file)

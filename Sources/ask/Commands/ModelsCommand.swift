@@ -1,11 +1,10 @@
+import CommandLineArguments
 import Foundation
 
 /// `ask models`: every model in models.lock, which are installed, and how to get the others.
 struct ModelsCommand: Command {
-    static let spec = CommandSpec(name: "models", abstract: "List the models in models.lock and which of them are installed.",
-                                  positional: nil, options: [])
-
-    init(_ arguments: ParsedArguments) throws(UsageError) {}
+    static let configuration = CommandConfiguration(
+        tool: "ask", name: "models", abstract: "List the models in models.lock and which of them are installed.")
 
     func run() async throws -> Int32 {
         guard let catalog = try ModelCatalog.locate() else {

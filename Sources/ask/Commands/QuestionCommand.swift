@@ -1,25 +1,14 @@
+import CommandLineArguments
 import Foundation
 import LocalModel
 import SearchTool
+import TokenBudget
 
 /// `ask [QUESTION]`: answers one question over the chosen data, or, with no question, opens an
 /// interactive prompt where each question is a fresh retrieval with the model loaded once.
 struct QuestionCommand: Command {
-    static let dataOptions: [CommandSpec.Option] = [
-        .value("corpus", "FILE.jsonl", "Ask about a JSON Lines corpus (indexed on first use, again when it changes)."),
-        .value("folder", "DIR", "Ask about a folder of documents (indexed incrementally)."),
-        .value("index", "NAME", "Ask about an index built with 'ask index' (default: the built-in sample corpus)."),
-    ]
-
-    static let spec = CommandSpec(
-        name: "", abstract: "Ask questions about your own data with a local model.",
-        positional: "QUESTION", positionalHelp: "The question (several words are joined); none opens the interactive prompt.",
-        options: ModelOptions.options + dataOptions + GuideOptions.options + [ImageOptions.option] + [
-            .value("max-tokens", "N", "Most tokens per generation round (default: a quarter of the window, at most 512)."),
-            .flag("think", "Let a Qwen3 model think before answering (costs tokens)."),
-            .flag("json", "Print one JSON object: answer, sources, trace, timings, tokens."),
-            .flag("trace", "Print the full transcript after the answer."),
-        ],
+    static let configuration = CommandConfiguration(
+        tool: "ask", abstract: "Ask questions about your own data with a local model.",
         discussion: [
             "With no question, ask opens an interactive prompt (line editing, history; Ctrl-D quits).",
             "Ctrl-C stops an answer: back to the prompt, or exit code 130 when not interactive.",
@@ -30,39 +19,41 @@ struct QuestionCommand: Command {
             "  ask --image receipt.jpg --image box.png:parcel \"What does the code on parcel say?\"",
             "  ask index --folder ~/notes && ask --index notes \"What did I write about tents?\"",
         ],
-        subcommands: Ask.subcommands.map { ($0.spec.name, $0.spec.abstract) })
+        subcommands: Ask.subcommands.map { .init(name: $0.configuration.name, abstract: $0.configuration.abstract) },
+        version: Ask.version)
 
-    let modelOptions: ModelOptions
-    let guideOptions: GuideOptions
-    let imageOptions: ImageOptions
-    let selection: DataSelection
-    let question: String?
-    let maximumTokens: Int?
-    let thinking: Bool
-    let json: Bool
-    let trace: Bool
+    @Option(.model) var model: String?
+    @Option(.context) var context: ContextWindow?
+    @Option("gpu-layers", .wholeNumber(atLeast: 0), help: "Layers to offload to a GPU backend (default: 0, CPU only).")
+    var gpuLayers: Int?
+    @Option(.threads) var threads: Int?
+    @OptionGroup var data: DataOptions
+    @OptionGroup var guide: GuideOptions
+    @Option("image", .text("FILE[:label]"),
+            help: "Attach an image to the question (repeatable); adds the OCR and barcode tools. The label defaults to the file name without extension.")
+    var images: [String]
+    @Option("max-tokens", .wholeNumber(atLeast: 1), help: "Most tokens per generation round (default: a quarter of the window, at most 512).")
+    var maximumTokens: Int?
+    @Flag("think", help: "Let a Qwen3 model think before answering (costs tokens).") var thinking: Bool
+    @Flag("json", help: "Print one JSON object: answer, sources, trace, timings, tokens.") var json: Bool
+    @Flag("trace", help: "Print the full transcript after the answer.") var trace: Bool
+    @Argument("QUESTION", help: "The question (several words are joined); none opens the interactive prompt.") var words: [String]
 
-    init(_ arguments: ParsedArguments) throws(UsageError) {
-        let chosen = ["corpus", "folder", "index"].filter { arguments.value($0) != nil }
-        if chosen.count > 1 {
-            throw UsageError("--\(chosen[0]) and --\(chosen[1]) cannot be used together; pick one source of data", spec: Self.spec)
-        }
-        modelOptions = try ModelOptions(arguments)
-        guideOptions = try GuideOptions(arguments)
-        imageOptions = try ImageOptions(arguments)
-        selection = try DataSelection.from(arguments)
-        let text = arguments.positionals.joined(separator: " ").trimmingCharacters(in: .whitespacesAndNewlines)
-        if text.isEmpty && !arguments.positionals.isEmpty {
-            throw UsageError("the question is empty; write one, or give none to open the interactive prompt", spec: Self.spec)
-        }
-        question = text.isEmpty ? nil : text
-        maximumTokens = try arguments.integer("max-tokens", atLeast: 1)
-        thinking = arguments.flag("think")
-        json = arguments.flag("json")
-        trace = arguments.flag("trace")
-    }
+    var modelOptions: ModelOptions { ModelOptions(model: model, context: context, gpuLayers: gpuLayers, threads: threads) }
 
     func run() async throws -> Int32 {
+        // the mistakes the options cannot see alone, before anything is loaded
+        if data.given.count > 1 {
+            throw Self.usageError("\(data.given[0]) and \(data.given[1]) cannot be used together; pick one source of data")
+        }
+        let imageOptions = try ImageOptions(images)
+        let selection = try data.selection()
+        let text = words.joined(separator: " ").trimmingCharacters(in: .whitespacesAndNewlines)
+        if text.isEmpty && !words.isEmpty {
+            throw Self.usageError("the question is empty; write one, or give none to open the interactive prompt")
+        }
+        let question = text.isEmpty ? nil : text
+
         let interactive = question == nil && Terminal.standardInputIsTerminal
         InterruptMonitor.shared.install(interactive: interactive)
         _ = try modelOptions.locate()
@@ -70,10 +61,10 @@ struct QuestionCommand: Command {
         if let summary = opened.summary, Terminal.standardErrorIsTerminal {
             Terminal.error("Index '\(opened.name)': \(summary)\n")
         }
-        let setup = try await SearchSetup(index: opened.index, guide: guideOptions.level, format: guideOptions.format)
+        let setup = try await SearchSetup(index: opened.index, guide: guide.level, format: guide.format)
         let (model, loadDuration) = try await modelOptions.load()
         try modelOptions.checkContext(for: model)
-        let runner = QuestionRunner(model: model, setup: setup, images: imageOptions, window: modelOptions.context, maximumTokens: maximumTokens, thinking: thinking,
+        let runner = QuestionRunner(model: model, setup: setup, images: imageOptions, window: context, maximumTokens: maximumTokens, thinking: thinking,
                                     json: json, fullTrace: trace, loadDuration: loadDuration)
         if let question {
             try await answer(question, with: runner)

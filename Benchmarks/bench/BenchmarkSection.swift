@@ -1,0 +1,41 @@
+/// One section of the benchmark, in the order a full run takes them; the raw value is its name
+/// on the command line (`bench --section prefix-cache`).
+enum BenchmarkSection: String, CaseIterable, Sendable {
+    case engine
+    case index
+    case grammar
+    case prefixCache = "prefix-cache"
+    case searchtool
+    case vision
+    case e2e
+    case memory
+    case evaluation
+    case reliability
+
+    /// Runs the section; `--quick` sizes come from the environment.
+    func run(_ environment: BenchmarkEnvironment) async throws -> SectionReport {
+        switch self {
+        case .engine:
+            try await EngineBenchmark.run(environment)
+        case .index:
+            try await IndexBenchmark.run(itemCount: environment.quick ? 100_000 : 1_000_000,
+                                         workDirectory: environment.workDirectory.appendingPathComponent("index"))
+        case .grammar:
+            try await GrammarBenchmark.grammarOverhead(environment, repetitions: environment.quick ? 3 : 7)
+        case .prefixCache:
+            try await GrammarBenchmark.prefixCache(environment, repetitions: environment.quick ? 2 : 5)
+        case .searchtool:
+            try await SearchToolBenchmark.run(environment)
+        case .vision:
+            try await VisionBenchmark.run(environment)
+        case .e2e:
+            try await EndToEndBenchmark.run(environment)
+        case .memory:
+            try await MemoryBenchmark.run(environment)
+        case .evaluation:
+            try await EvaluationBenchmark.run(environment)
+        case .reliability:
+            try await ReliabilityBenchmark.run(environment)
+        }
+    }
+}

@@ -1,0 +1,25 @@
+import TokenBudget
+
+// The options more than one tool takes, declared once: `ask`, `eval` and `bench` spell them,
+// default them and explain them the same way (`@Option(.model) var model: String?`).
+
+extension OptionDeclaration where Value == String? {
+    /// `--model`: found through models.lock by `ModelLocator`.
+    package static var model: Self {
+        Self("model", .text("FILE.gguf"), help: "The model: a path, a file in models/, or a name from models.lock (default: the models.lock default).")
+    }
+}
+
+extension OptionDeclaration where Value == ContextWindow? {
+    /// `--context`: nil is the model's own default window.
+    package static var context: Self {
+        Self("context", .contextWindow, help: "Context window in tokens (default: the model's trained context, at most 8K).")
+    }
+}
+
+extension OptionDeclaration where Value == Int? {
+    /// `--threads`: nil is `LocalModel.Configuration`'s default, every core.
+    package static var threads: Self {
+        Self("threads", .wholeNumber(atLeast: 1), help: "Threads for prompt processing and generation (default: all cores).")
+    }
+}
