@@ -25,6 +25,7 @@ struct BenchmarkArguments: ParsableCommand {
     @Flag("quick", help: "Smaller sizes and fewer repetitions: every section in minutes, for a comparison in one session.") var quick: Bool
     @Option(.model) var model: String?
     @Option(.threads) var threads: Int?
+    @Option(.chatTemplate) var chatTemplate: String?
     @Option("section", ArgumentType.choice.named("NAME"), help: "Run this section only (repeatable; default: every section).") var sections: [BenchmarkSection]
     @Option("json", .text("FILE"), help: "Also write the run's results as JSON to FILE.") var json: String?
     @Argument("MODE", help: "A child mode (see MODES); none runs the benchmark.") var words: [String]

@@ -1,4 +1,5 @@
 import Foundation
+import LocalModel
 import Synchronization
 
 /// What every section needs: the options, the model, and a description of the machine so that
@@ -7,7 +8,12 @@ struct BenchmarkEnvironment: Sendable {
     var quick: Bool
     var modelURL: URL
     var threads: Int
+    /// `--chat-template`, for models whose file names no layout.
+    var chatTemplate: String?
     var workDirectory: URL
+
+    /// How every section loads the model: the run's threads and chat layout.
+    var modelConfiguration: LocalModel.Configuration { .init(threads: threads, chatTemplate: chatTemplate) }
 
     /// Cores, CPU model, the model file and its sha256, the llama.cpp package version and the
     /// date: the line every section's results carry. Computed once per run (hashing the model

@@ -73,7 +73,7 @@ enum EndToEndBenchmark {
     static func run(_ environment: BenchmarkEnvironment) async throws -> SectionReport {
         let fixture = try await Fixture(environment: environment)
         defer { fixture.remove() }
-        let model = try LocalModel(contentsOf: environment.modelURL, configuration: .init(threads: environment.threads))
+        let model = try LocalModel(contentsOf: environment.modelURL, configuration: environment.modelConfiguration)
         let window = model.defaultContextWindow
         let defaultServer = try await LlamaServer(model: environment.modelURL, threads: environment.threads, context: window.tokens,
                                                   logDirectory: fixture.folder)

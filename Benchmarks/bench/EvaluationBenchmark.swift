@@ -6,7 +6,7 @@ import SearchTool
 
 /// Section "evaluation" (issue 8): the shipped sample evaluation (trails corpus and samples)
 /// with the default model, once per guide, through `EvaluationRunner.report` — the function
-/// the `eval` command calls — with eval's defaults (compact format, the model's window, greedy,
+/// the `eval` command calls — with eval's defaults (structured format, the model's window, greedy,
 /// first round `.required`, relative dates pinned to the day the samples were written).
 enum EvaluationBenchmark {
     /// The samples a `--quick` run asks, per guide: one lookup with an expected item, facts and
@@ -21,7 +21,7 @@ enum EvaluationBenchmark {
         guard let today = ReferenceDay(SampleData.trailsSamplesToday) else {
             throw BenchmarkFailure("SampleData.trailsSamplesToday (\(SampleData.trailsSamplesToday)) is not a YYYY-MM-DD day")
         }
-        let model = try LocalModel(contentsOf: environment.modelURL, configuration: .init(threads: environment.threads))
+        let model = try LocalModel(contentsOf: environment.modelURL, configuration: environment.modelConfiguration)
         let files = EvaluationRunner.Files(model: environment.modelURL.path, corpus: SampleData.trailsCorpus.path,
                                            samples: SampleData.trailsSamples.path)
 
@@ -58,7 +58,7 @@ enum EvaluationBenchmark {
             rows: rows,
             notes: [
                 "\(which) of trails-samples.jsonl over the \(corpus.count)-trail sample corpus, each once, greedy; eval's defaults: "
-                    + "compact format, the model's \(model.defaultContextWindow.tokens)-token window, first round `.required`, "
+                    + "structured format, the model's \(model.defaultContextWindow.tokens)-token window, first round `.required`, "
                     + "relative dates as of \(today.text). Valid tool calls: parsed and validated against the tool's schema, "
                     + "pooled over all calls; latency is per sample (all rounds), tokens are means per sample.",
                 table.joined(separator: "\n"),

@@ -59,7 +59,7 @@ enum GrammarBenchmark {
     }
 
     static func grammarOverhead(_ environment: BenchmarkEnvironment, repetitions: Int) async throws -> SectionReport {
-        let model = try LocalModel(contentsOf: environment.modelURL, configuration: .init(threads: environment.threads))
+        let model = try LocalModel(contentsOf: environment.modelURL, configuration: environment.modelConfiguration)
         let context = try model.makeContext(window: .k4)
         let text = prompt(model, question: "When did I last hike the Alpine Loop? Search my trail notes since 2023.")
         let grammar = try GrammarCompiler().toolCallGrammar(for: tools.map { .init(name: $0.name, arguments: $0.arguments) }, maximumCalls: 1)
@@ -128,7 +128,7 @@ enum GrammarBenchmark {
         var prefixTokens = 0, cached = 0
         for _ in 0..<repetitions {
             // a fresh model each time: its context pool is empty, so the first question is cold
-            let model = try LocalModel(contentsOf: environment.modelURL, configuration: .init(threads: environment.threads))
+            let model = try LocalModel(contentsOf: environment.modelURL, configuration: environment.modelConfiguration)
             let session = LanguageModelSession(model: model, tools: sessionTools, instructions: instructions, contextWindow: .k4)
             func timeToFirstToken(_ question: String) async throws -> (Double, LanguageModelSession.Usage) {
                 let start = ContinuousClock.now

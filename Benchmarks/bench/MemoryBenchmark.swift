@@ -22,7 +22,7 @@ enum MemoryBenchmark {
         let fixture = try await EndToEndBenchmark.Fixture(environment: environment)
         defer { fixture.remove() }
         guard let question = fixture.questions.first?.prompt else { throw BenchmarkFailure("the sample evaluation set has no questions") }
-        let model = try LocalModel(contentsOf: environment.modelURL, configuration: .init(threads: environment.threads))
+        let model = try LocalModel(contentsOf: environment.modelURL, configuration: environment.modelConfiguration)
         let window = model.defaultContextWindow
 
         let home = fixture.folder.appendingPathComponent("xdg-data")

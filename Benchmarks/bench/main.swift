@@ -35,6 +35,7 @@ let environment = BenchmarkEnvironment(
     quick: arguments.quick,
     modelURL: modelURL,
     threads: arguments.threads ?? LocalModel.Configuration().threads,
+    chatTemplate: arguments.chatTemplate,
     workDirectory: FileManager.default.temporaryDirectory.appendingPathComponent("lantern-bench"))
 
 if case .engineProbe = mode {

@@ -36,7 +36,7 @@ public struct EvaluationRunner: Sendable {
         /// its date questions change answers as time passes.
         public var now: @Sendable () -> Date
 
-        public init(guide: SearchSetup.GuideLevel = .focused, format: FormatLevel = .compact, contextWindow: ContextWindow? = nil,
+        public init(guide: SearchSetup.GuideLevel = .focused, format: FormatLevel = .structured, contextWindow: ContextWindow? = nil,
                     repetitions: Int = 1, seed: UInt32? = nil, timeZone: TimeZone = .current,
                     toolCallingMode: GenerationOptions.ToolCallingMode = .required, maximumResponseTokens: Int? = nil,
                     now: @escaping @Sendable () -> Date = { Date() }) {

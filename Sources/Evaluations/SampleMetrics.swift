@@ -83,11 +83,3 @@ public struct SampleMetrics: Sendable, Hashable, Codable {
         whole == 0 ? nil : Double(part) / Double(whole)
     }
 }
-
-extension Array where Element: Hashable {
-    /// The elements in order, each once.
-    func uniqued() -> [Element] {
-        var seen = Set<Element>()
-        return filter { seen.insert($0).inserted }
-    }
-}

@@ -11,6 +11,7 @@ struct ModelOptions: Sendable {
     var context: ContextWindow? = nil
     var gpuLayers: Int? = nil
     var threads: Int? = nil
+    var chatTemplate: String? = nil
 
     /// The model file, or an error saying where it looked and how to get one.
     func locate() throws -> URL {
@@ -23,6 +24,7 @@ struct ModelOptions: Sendable {
         var configuration = LocalModel.Configuration()
         if let gpuLayers { configuration.gpuLayers = gpuLayers }
         if let threads { configuration.threads = threads }
+        configuration.chatTemplate = chatTemplate
         let start = ContinuousClock.now
         let model = try await Progress.spinning("Loading \(url.lastPathComponent)") { [configuration] in
             try LocalModel(contentsOf: url, configuration: configuration)

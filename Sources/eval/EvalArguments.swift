@@ -19,6 +19,7 @@ struct EvalArguments: ParsableCommand {
         ])
 
     @Option(.model) var model: String?
+    @Option(.chatTemplate) var chatTemplate: String?
     @Option("corpus", .text("FILE.jsonl"), help: "The corpus to index (default: the built-in trails corpus).") var corpus: String?
     @Option("samples", .text("FILE.jsonl"), help: "The samples to answer (default: the built-in trails samples).") var samples: String?
     @OptionGroup var guide: GuideOptions

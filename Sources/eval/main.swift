@@ -23,7 +23,7 @@ do {
     modelURL = try ModelLocator().locate(arguments.model)
     corpus = try CorpusReader().items(contentsOf: arguments.corpusURL)
     samples = try SampleReader().samples(contentsOf: arguments.samplesURL)
-    model = try LocalModel(contentsOf: modelURL)
+    model = try LocalModel(contentsOf: modelURL, configuration: .init(chatTemplate: arguments.chatTemplate))
 } catch {
     fail("\(error)")
 }

@@ -120,6 +120,15 @@ import Testing
         #expect(result.stderr.split(separator: "\n").count == 1)
     }
 
+    @Test func aChatTemplateCanBeNamedAndAnUnknownNameIsRefusedWithTheNames() throws {
+        let named = try AskProcess().run(["info", "--chat-template", "gemma"])
+        #expect(named.status == 0, "\(named.stderr)")
+        #expect(named.stdout.contains("template family:") && named.stdout.contains("gemma (--chat-template)"), "\(named.stdout)")
+        let unknown = try AskProcess().run(["info", "--chat-template", "gemma9"])
+        #expect(unknown.status != 0)
+        #expect(unknown.stderr.contains("no chat template named 'gemma9'") && unknown.stderr.contains("llama3"), "\(unknown.stderr)")
+    }
+
     @Test func infoDescribesTheDefaultModel() throws {
         let result = try AskProcess().run(["info"])
         #expect(result.status == 0, "\(result.stderr)")

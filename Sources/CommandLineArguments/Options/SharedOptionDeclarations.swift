@@ -10,6 +10,14 @@ extension OptionDeclaration where Value == String? {
     }
 }
 
+extension OptionDeclaration where Value == String? {
+    /// `--chat-template`: a layout by name, in place of the one detected from the model file
+    /// (llama-server's flag; base models' files often carry no template).
+    package static var chatTemplate: Self {
+        Self("chat-template", .text("NAME"), help: "The chat layout to render prompts with: chatml, qwen3 or one of llama.cpp's (gemma, llama3, mistral-v7, ...) (default: the model file's).")
+    }
+}
+
 extension OptionDeclaration where Value == ContextWindow? {
     /// `--context`: nil is the model's own default window.
     package static var context: Self {

@@ -9,9 +9,10 @@ struct InfoCommand: Command {
         tool: "ask", name: "info", abstract: "Print a model's metadata, chat template family and the available backends.")
 
     @Option(.model) var model: String?
+    @Option(.chatTemplate) var chatTemplate: String?
 
     func run() async throws -> Int32 {
-        let (model, duration) = try await ModelOptions(model: self.model).load()
+        let (model, duration) = try await ModelOptions(model: self.model, chatTemplate: chatTemplate).load()
         let info = model.info
         let size = (try? FileManager.default.attributesOfItem(atPath: model.url.path)[.size] as? Int).map {
             ByteCountFormatter.string(fromByteCount: Int64($0), countStyle: .file)
@@ -26,7 +27,7 @@ struct InfoCommand: Command {
             ("default window", "\(model.defaultContextWindow.tokens.formatted()) tokens"),
             ("vocabulary", "\(info.vocabularySize.formatted()) tokens"),
             ("layers", "\(info.layerCount)"),
-            ("template family", info.templateFamily.rawValue + (info.chatTemplate == nil ? " (no template in the file)" : "")),
+            ("template family", model.chatTemplate.name + (chatTemplate != nil ? " (--chat-template)" : info.chatTemplate == nil ? " (no template in the file)" : "")),
             ("load time", String(format: "%.2f s", duration.seconds)),
         ]
         rows += BackendDevice.available.enumerated().map { offset, device in
