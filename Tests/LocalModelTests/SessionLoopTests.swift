@@ -209,6 +209,23 @@ struct SessionLoopTests {
         #expect(model.parameters[2].stopStrings.contains("<tool_call>"))
     }
 
+    /// One call per round by default, enforced by the round's grammar; more when asked.
+    @Test(arguments: [(nil, 1), (3, 3)] as [(Int?, Int)])
+    func theRoundsGrammarHoldsAsManyCallsAsTheOptionsAllow(asked: Int?, allowed: Int) async throws {
+        let model = ScriptedLanguageModel([Self.call("add", #"{"a": 1, "b": 2}"#), "3"])
+        let session = LanguageModelSession(model: model, tools: [AddTool()])
+        var options = GenerationOptions(toolCallingMode: .required)
+        if let asked { options.maximumToolCallsPerRound = asked }
+        _ = try await session.respond(to: "1+2", options: options)
+        let grammar = try #require(model.parameters.first?.grammar)
+        let call = Self.call("add", #"{"a": 1, "b": 2}"#)
+        for count in 1...(allowed + 1) {
+            let text = Array(repeating: call, count: count).joined(separator: "\n")
+            let accepted = try GrammarOracle.model().grammar(grammar.gbnf, root: grammar.root, accepts: text)
+            #expect(accepted == (count <= allowed), "\(count) calls with at most \(allowed)")
+        }
+    }
+
     @Test func requiredRelaxesToAllowedAfterOneRound() async throws {
         let model = ScriptedLanguageModel([Self.call("add", #"{"a": 1, "b": 1}"#), "Two."])
         let session = LanguageModelSession(model: model, tools: [AddTool()])

@@ -54,16 +54,23 @@ public struct GenerationOptions: Sendable, Hashable {
     /// deliberately carries the model's markup. (A Lantern addition; Apple's API has no such
     /// switch because its prompts never reach a tokenizer as markup.)
     public var parsesSpecialTokensInPrompt: Bool
+    /// How many calls one round may hold, enforced by the grammar: after the last one the round
+    /// can only end. One by default: measured on 150 function-calling questions, the default
+    /// model wrote its call again in 147 of 149 rounds that allowed four, spending the tokens of
+    /// calls no one wanted; a question that needs two tools gets them in two rounds. (A Lantern
+    /// addition; Apple's API leaves the count to the model.)
+    public var maximumToolCallsPerRound: Int
 
     public init(sampling: SamplingMode? = nil, temperature: Double? = nil, maximumResponseTokens: Int? = nil,
                 toolCallingMode: ToolCallingMode = .allowed, requiredToolCallingExit: RequiredToolCallingExit = .relaxAfterFirstRound,
-                parsesSpecialTokensInPrompt: Bool = false) {
+                parsesSpecialTokensInPrompt: Bool = false, maximumToolCallsPerRound: Int = 1) {
         self.sampling = sampling
         self.temperature = temperature
         self.maximumResponseTokens = maximumResponseTokens
         self.toolCallingMode = toolCallingMode
         self.requiredToolCallingExit = requiredToolCallingExit
         self.parsesSpecialTokensInPrompt = parsesSpecialTokensInPrompt
+        self.maximumToolCallsPerRound = max(1, maximumToolCallsPerRound)
     }
 
     /// The engine's sampling options for these settings (greedy unless asked otherwise).

@@ -217,7 +217,7 @@ public final class LanguageModelSession: Sendable {
         guard model.chatTemplate.family != .unsupported else {
             throw GenerationError.unsupportedChatTemplate(family: model.chatTemplate.family.rawValue)
         }
-        let grammars = try await RoundGrammars(tools: tools, prompt: prompt, answer: answer)
+        let grammars = try await RoundGrammars(tools: tools, prompt: prompt, answer: answer, maximumCalls: options.maximumToolCallsPerRound)
         let start = try state.withLock { state -> Int in
             guard !state.isResponding else { throw GenerationError.concurrentRequests }
             state.isResponding = true
@@ -311,7 +311,7 @@ public final class LanguageModelSession: Sendable {
         show(progress.content)
         // tools may narrow their arguments to what this round produced (fetch: the ids
         // the search just returned), so the grammar is compiled again
-        progress.grammars = try await RoundGrammars(tools: tools, prompt: prompt, answer: answer)
+        progress.grammars = try await RoundGrammars(tools: tools, prompt: prompt, answer: answer, maximumCalls: options.maximumToolCallsPerRound)
         if progress.mode == .required && options.requiredToolCallingExit == .relaxAfterFirstRound { progress.mode = .allowed }
         // at the round limit, or when the model only repeated itself, the next round must
         // answer from what the tools returned; only a model that still insists on calling fails
