@@ -17,7 +17,10 @@ public struct FunctionCallResult: Sendable, Hashable, Codable {
     public var rightCall: Bool
     /// Why the first call is not acceptable (or "no call"); nil when it is.
     public var mismatch: String?
+    /// The whole response: the call round and the closing round in which the model reads the
+    /// canned results and answers, since a session cannot yet end a response after its calls.
     public var tokens: TokenCounts
+    /// The whole response, as `tokens`.
     public var latency: Latency
 
     public init(caseID: String, schemaError: String? = nil, error: String? = nil, calledFunctions: [String] = [],
