@@ -7,6 +7,8 @@ public enum SampleData {
     public static var trailsCorpus: URL { resource("trails", "jsonl") }
     /// trails-samples.jsonl: questions with expected identifiers, facts and tool trajectories.
     public static var trailsSamples: URL { resource("trails-samples", "jsonl") }
+    /// function-calls.jsonl: function-calling cases over JSON Schema tools (`FunctionCallCaseReader`).
+    public static var functionCalls: URL { resource("function-calls", "jsonl") }
     /// The day `trailsSamples` was written on (YYYY-MM-DD): its "this year", "this month" and
     /// "last month" questions expect the trails finished relative to it, so `eval` pins relative
     /// dates to this day when it runs the shipped samples (another day changes their answers).
