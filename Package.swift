@@ -69,7 +69,7 @@ let package = Package(
         .testTarget(name: "VisionToolsTests", dependencies: ["VisionTools"]),
         .testTarget(name: "CommandLineArgumentsTests", dependencies: ["CommandLineArguments", "SearchTool", "TokenBudget"]),
         // Runs the built `ask` binary as a process; the dependency makes sure it is built first.
-        .testTarget(name: "askTests", dependencies: ["ask", "SearchIndex"]),
+        .testTarget(name: "askTests", dependencies: ["ask", "SearchIndex", "eval"]),
         // Runs scripts/ (apt source detection, the machine check) against fixture folders.
         .testTarget(name: "SetupTests"),
     ]

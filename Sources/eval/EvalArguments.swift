@@ -16,12 +16,15 @@ struct EvalArguments: ParsableCommand {
             "and the search tool, prints a progress line per sample (stderr), a table and the aggregate",
             "(stdout), and exits 1 when a --min threshold is missed, 2 on a usage or setup error.",
             "Decoding is greedy unless --seed is given.",
+            "With --calls, it runs function-calling cases instead (tools as JSON Schema, a question, the",
+            "acceptable calls) and scores each first call as a syntax tree: name, arguments and values.",
         ])
 
     @Option(.model) var model: String?
     @Option(.chatTemplate) var chatTemplate: String?
     @Option("corpus", .text("FILE.jsonl"), help: "The corpus to index (default: the built-in trails corpus).") var corpus: String?
     @Option("samples", .text("FILE.jsonl"), help: "The samples to answer (default: the built-in trails samples).") var samples: String?
+    @Option("calls", .text("FILE.jsonl"), help: "Run function-calling cases instead of samples; 'builtin' is the shipped set.") var calls: String?
     @OptionGroup var guide: GuideOptions
     @Option(.context) var context: ContextWindow?
     @Option("repeat", .wholeNumber(in: 1...1000), help: "How many times each sample runs.") var repetitions = 1
@@ -37,6 +40,7 @@ struct EvalArguments: ParsableCommand {
     var corpusURL: URL { corpus.map { URL(fileURLWithPath: $0) } ?? SampleData.trailsCorpus }
     var samplesURL: URL { samples.map { URL(fileURLWithPath: $0) } ?? SampleData.trailsSamples }
     var reportURL: URL? { report.map { URL(fileURLWithPath: $0) } }
+    var callsURL: URL? { calls.map { $0 == "builtin" ? SampleData.functionCalls : URL(fileURLWithPath: $0) } }
     var thresholds: EvaluationThresholds { EvaluationThresholds(resultCoverage: minimumCoverage, groundedRate: minimumGrounded) }
 
     /// The day relative dates resolve against: `--today`, or the shipped samples' day when they

@@ -13,6 +13,36 @@ func fail(_ message: String, code: Int32 = 2) -> Never {
 }
 
 let arguments = EvalArguments.parseOrExit()
+
+/// Writes a report's JSON to `--report`, when given.
+func writeReport(_ data: () throws -> Data) {
+    guard let url = arguments.reportURL else { return }
+    do {
+        try data().write(to: url)
+    } catch {
+        fail("cannot write the report to \(url.path): \(error.localizedDescription); check the folder exists and is writable")
+    }
+}
+
+if let callsURL = arguments.callsURL {
+    let model: LocalModel
+    let cases: [FunctionCallCase]
+    do {
+        let url = try ModelLocator().locate(arguments.model)
+        cases = try FunctionCallCaseReader().cases(contentsOf: callsURL)
+        model = try LocalModel(contentsOf: url, configuration: .init(chatTemplate: arguments.chatTemplate))
+    } catch {
+        fail("\(error)")
+    }
+    FileHandle.standardError.write(Data("eval: \(cases.count) function-calling cases from \(callsURL.lastPathComponent), model \(model.url.lastPathComponent)\n".utf8))
+    let evaluation = FunctionCallEvaluation(model: model, configuration: .init(seed: arguments.seed, contextWindow: arguments.context))
+    let report = await evaluation.run(cases) { result, done, total in
+        FileHandle.standardError.write(Data("[\(done)/\(total)] \(result.caseID)\n".utf8))
+    }
+    print(report.table())
+    writeReport { try report.jsonData() }
+    exit(0)
+}
 let day = arguments.referenceDay
 
 let modelURL: URL
@@ -46,13 +76,7 @@ do {
 }
 print(report.table())
 
-if let url = arguments.reportURL {
-    do {
-        try report.jsonData().write(to: url)
-    } catch {
-        fail("cannot write the report to \(url.path): \(error.localizedDescription); check the folder exists and is writable")
-    }
-}
+writeReport { try report.jsonData() }
 
 let misses = arguments.thresholds.misses(report.aggregate)
 if !misses.isEmpty {
