@@ -10,6 +10,14 @@ public typealias FuzzTestOneInput = @convention(c) (UnsafePointer<UInt8>, Int) -
 /// so libFuzzer's `main` would go unused. In the normal build it runs each file given as an
 /// argument through the same function, so a crashing input replays without the fuzzer.
 public enum FuzzDriver {
+    /// Reports a broken property of the input under test as a crash, which libFuzzer keeps as
+    /// an artifact and the replay mode shows: `what` names the target, `text` is the input.
+    public static func require(_ condition: Bool, _ what: String, _ message: @autoclosure () -> String, _ text: String) {
+        guard !condition else { return }
+        FileHandle.standardError.write(Data("\(what): \(message()): \(text.debugDescription)\n".utf8))
+        abort()
+    }
+
     public static func run(_ testOneInput: FuzzTestOneInput) -> Never {
         #if LANTERN_FUZZ
         var argc = CommandLine.argc

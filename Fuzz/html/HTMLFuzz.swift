@@ -11,16 +11,16 @@ import SearchIndex
 public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     let html = String(decoding: UnsafeBufferPointer(start: data, count: size), as: UTF8.self)
     let page = FileTextExtractor.stripHTML(html)
-    require(page.text == page.text.trimmingCharacters(in: .whitespacesAndNewlines), "the text is not trimmed", html)
-    require(page.title?.contains("<") != true, "the title holds markup", html)
+    check(page.text == page.text.trimmingCharacters(in: .whitespacesAndNewlines), "the text is not trimmed", html)
+    check(page.title?.contains("<") != true, "the title holds markup", html)
 
     let plain = String(html.unicodeScalars.filter { !"<>&".unicodeScalars.contains($0) })
     let wrapped = FileTextExtractor.stripHTML("<p>" + plain + "</p>\n<script>" + plain + "</script><style>" + plain + "</style>")
-    require(words(FileTextExtractor.stripHTML(plain).text) == words(plain), "plain text lost or gained words", plain)
-    require(words(wrapped.text) == words(plain), "a paragraph lost words or a script added some", plain)
+    check(words(FileTextExtractor.stripHTML(plain).text) == words(plain), "plain text lost or gained words", plain)
+    check(words(wrapped.text) == words(plain), "a paragraph lost words or a script added some", plain)
     let titled = FileTextExtractor.stripHTML("<html><title>" + plain + "</title></html>")
     let title = plain.trimmingCharacters(in: .whitespacesAndNewlines)
-    require(titled.title == (title.isEmpty ? nil : title), "the title did not read back", plain)
+    check(titled.title == (title.isEmpty ? nil : title), "the title did not read back", plain)
     return 0
 }
 
@@ -30,10 +30,10 @@ func words(_ text: String) -> [String] {
     text.unicodeScalars.split { $0.properties.isWhitespace }.map { String(String.UnicodeScalarView($0)) }
 }
 
-func require(_ condition: Bool, _ message: String, _ text: String) {
-    guard !condition else { return }
-    FileHandle.standardError.write(Data("HTML extractor: \(message): \(text.debugDescription)\n".utf8))
-    abort()
+
+/// A property of the input, reported as a crash when broken.
+func check(_ condition: Bool, _ message: @autoclosure () -> String, _ text: String) {
+    FuzzDriver.require(condition, "HTML extractor", message(), text)
 }
 
 @main struct HTMLFuzz {

@@ -12,24 +12,24 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     let text = String(decoding: UnsafeBufferPointer(start: data, count: size), as: UTF8.self)
     let open = ToolCallFormat.callOpen
     let calls = ToolCallFormat.parseCalls(in: text)
-    require(calls.count <= text.components(separatedBy: open).count - 1, "more calls than \(open) tags", text)
-    require(ToolCallFormat.removingCalls(at: [], from: text) == text, "removing no call changed the text", text)
+    check(calls.count <= text.components(separatedBy: open).count - 1, "more calls than \(open) tags", text)
+    check(ToolCallFormat.removingCalls(at: [], from: text) == text, "removing no call changed the text", text)
 
     var prose = text
     while prose.contains(open) { prose = prose.replacingOccurrences(of: open, with: "") }
-    require(ToolCallFormat.parseCalls(in: prose).isEmpty, "a call found in text without \(open)", prose)
-    require(ToolCallFormat.trimmingIncompleteCall(prose) == prose, "text without calls was trimmed", prose)
+    check(ToolCallFormat.parseCalls(in: prose).isEmpty, "a call found in text without \(open)", prose)
+    check(ToolCallFormat.trimmingIncompleteCall(prose) == prose, "text without calls was trimmed", prose)
 
     let arguments = (try? JSONValue(parsing: text)) ?? .object(["text": .string(text)])
     let name = String(text.prefix(16))
     let call = written(name: name, arguments: arguments)
     let second = written(name: "second", arguments: .object(["n": .int(size)]))
-    require(ToolCallFormat.parseCalls(in: prose + call) == [.call(name: name, arguments: arguments)], "the call did not read back", prose + call)
-    require(ToolCallFormat.parseCalls(in: prose + second + "\n" + call + "\n")
+    check(ToolCallFormat.parseCalls(in: prose + call) == [.call(name: name, arguments: arguments)], "the call did not read back", prose + call)
+    check(ToolCallFormat.parseCalls(in: prose + second + "\n" + call + "\n")
                 == [.call(name: "second", arguments: .object(["n": .int(size)])), .call(name: name, arguments: arguments)],
             "two calls did not read back", prose + second + "\n" + call)
-    require(ToolCallFormat.removingCalls(at: [0], from: prose + call) == prose, "removing the call did not leave the prose", prose + call)
-    require(ToolCallFormat.trimmingIncompleteCall(prose + call + "\n" + open + "{\"na") == prose + call,
+    check(ToolCallFormat.removingCalls(at: [0], from: prose + call) == prose, "removing the call did not leave the prose", prose + call)
+    check(ToolCallFormat.trimmingIncompleteCall(prose + call + "\n" + open + "{\"na") == prose + call,
             "a cut-off call after a complete one was not trimmed", prose + call)
     return 0
 }
@@ -40,10 +40,10 @@ func written(name: String, arguments: JSONValue) -> String {
         + "\n" + ToolCallFormat.callClose
 }
 
-func require(_ condition: Bool, _ message: String, _ text: String) {
-    guard !condition else { return }
-    FileHandle.standardError.write(Data("tool-call reader: \(message): \(text.debugDescription)\n".utf8))
-    abort()
+
+/// A property of the input, reported as a crash when broken.
+func check(_ condition: Bool, _ message: @autoclosure () -> String, _ text: String) {
+    FuzzDriver.require(condition, "tool-call reader", message(), text)
 }
 
 @main struct ToolCallFuzz {
