@@ -14,7 +14,9 @@ import Testing
               {"name": "tiny", "displayName": "Tiny", "file": "tiny.gguf", "sha256": null, "sizeBytes": null,
                "source": {"kind": "pip", "package": "tiny==1"}, "templateFamily": "chatml", "license": "MIT", "trainedContext": 2048},
               {"name": "big", "displayName": "Big", "file": "big.gguf", "sha256": null, "sizeBytes": null,
-               "source": {"kind": "user", "hint": "download big.gguf yourself"}, "templateFamily": "qwen", "license": null, "trainedContext": null}]}
+               "source": {"kind": "user", "hint": "download big.gguf yourself"}, "templateFamily": "qwen", "license": null, "trainedContext": null},
+              {"name": "extra", "displayName": "Extra", "file": "extra.gguf", "sha256": null, "sizeBytes": null,
+               "source": {"kind": "pip", "optional": true, "parts": []}, "templateFamily": "gemma", "license": null, "trainedContext": null}]}
             """.utf8).write(to: folder.appendingPathComponent("models.lock"))
     }
 
@@ -48,6 +50,8 @@ import Testing
         #expect(missingDefault?.message.contains("scripts/setup.sh") == true)
         let missingNamed = #expect(throws: ModelLookupError.self) { try locator.locate("big") }
         #expect(missingNamed?.message.contains("download big.gguf yourself") == true)
+        let missingOptional = #expect(throws: ModelLookupError.self) { try locator.locate("extra") }
+        #expect(missingOptional?.message.contains("scripts/setup.sh --model extra") == true, "\(missingOptional?.message ?? "")")
         let unknown = #expect(throws: ModelLookupError.self) { try locator.locate("nowhere.gguf") }
         #expect(unknown?.message.contains("run 'ask models' to see the known models") == true)
     }

