@@ -58,6 +58,16 @@ struct GenerationSchemaTests {
         try schema.validate(.string("ada@ex.org"))
     }
 
+    /// Patterns match Unicode scalars, as the grammar does: `}` followed by a combining mark is
+    /// two characters of `[a-\u{FFFD}]` (found by the grammar fuzz target; Swift's default reads
+    /// them as one grapheme, which the class did not match).
+    @Test func patternsMatchUnicodeScalarsAsTheGrammarDoes() throws {
+        let schema = GenerationSchema.string(pattern: "[a-\u{FFFD}]+")
+        try schema.validate(.string("}\u{0364}d"))
+        let grammar = try GrammarCompiler().grammar(for: schema)
+        #expect(try GrammarOracle.accepts(grammar, JSONValue.string("}\u{0364}d").jsonString))
+    }
+
     @Test func malformedSchemasAreInvalid() throws {
         for text in [#"{"enum":[]}"#, #"{"type":"string","maxLength":-1}"#, #"{"type":"object","properties":{},"required":["x"]}"#, "[1]"] {
             #expect(throws: SchemaError.self, "\(text)") { try GenerationSchema(jsonSchema: JSONValue(parsing: text)) }

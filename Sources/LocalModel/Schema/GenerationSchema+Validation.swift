@@ -52,7 +52,9 @@ private struct SchemaValidator {
             if let maxLength, length > maxLength { throw fail("\(shown(value)) is longer than the maximum length \(maxLength) (\(length) characters)") }
             if let pattern {
                 let regex: Regex<AnyRegexOutput>
-                do { regex = try Regex(pattern) } catch { throw fail("the schema's pattern \(pattern) is not a valid regular expression") }
+                // Unicode scalars, as the grammar reads text: a combining mark is a character of
+                // its own, not part of the letter before it.
+                do { regex = try Regex(pattern).matchingSemantics(.unicodeScalar) } catch { throw fail("the schema's pattern \(pattern) is not a valid regular expression") }
                 if (try? regex.wholeMatch(in: s)) == nil { throw fail("\(shown(value)) does not match the pattern \(pattern)") }
             }
         case .integer(let minimum, let maximum):
@@ -123,7 +125,7 @@ private struct SchemaValidator {
             try check(value, against: target, path: path, depth: depth + 1)
         case .formatted(let format):
             guard case .string(let s) = value else { throw mismatch("a string") }
-            if (try? Regex(format.pattern).wholeMatch(in: s)) == nil { throw fail("\(shown(value)) is not a \(format.rawValue)") }
+            if (try? Regex(format.pattern).matchingSemantics(.unicodeScalar).wholeMatch(in: s)) == nil { throw fail("\(shown(value)) is not a \(format.rawValue)") }
         case .dictionary(let values, let maxProperties):
             guard case .object(let object) = value else { throw mismatch("an object") }
             if let maxProperties, object.count > maxProperties { throw fail("has \(object.count) properties, more than the maximum \(maxProperties)") }
