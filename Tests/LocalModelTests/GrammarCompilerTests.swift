@@ -103,6 +103,16 @@ struct GrammarCompilerTests {
     /// Found by Fuzz/grammar: a combining mark in a pattern joined the opening quote of its JSON
     /// spelling in one Character, so dropping the quotes left an empty literal ("" {1,256}),
     /// which llama.cpp refused.
+    /// Literals next to each other are joined into one; a combining mark at the start of the
+    /// second was lost (the grammar fuzz target found `\u{FFFD}\u{0485}\u{FFFD}` compiled without it).
+    @Test func joinedLiteralsKeepACombiningMark() throws {
+        let schema = GenerationSchema.string(pattern: "\u{FFFD}\u{0485}\u{FFFD}")
+        let grammar = try compiler.grammar(for: schema)
+        #expect(try GrammarOracle.accepts(grammar, JSONValue.string("\u{FFFD}\u{0485}\u{FFFD}").jsonString), "\(grammar.gbnf)")
+        #expect(try !GrammarOracle.accepts(grammar, JSONValue.string("\u{FFFD}\u{FFFD}").jsonString), "\(grammar.gbnf)")
+        try schema.validate(.string("\u{FFFD}\u{0485}\u{FFFD}"))
+    }
+
     @Test func combiningMarkInPatternGivesAGrammarLlamaAccepts() throws {
         let grammar = try compiler.grammar(for: .string(pattern: "^<\u{0659}+$"))
         try GrammarOracle.model().validateGrammar(grammar.gbnf, root: grammar.root)

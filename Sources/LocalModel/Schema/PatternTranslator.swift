@@ -60,7 +60,10 @@ struct PatternTranslator {
             let term = try quantified(atom)
             // Adjacent plain literals read better as one: "trail-" rather than "t" "r" "a" ...
             if let last = terms.last, Self.isPlainLiteral(last), Self.isPlainLiteral(term) {
-                terms[terms.count - 1] = String(last.dropLast()) + String(term.dropFirst())
+                // Scalars, not Characters: a combining mark after the opening quote is one
+                // Character with it, and dropping that Character dropped the mark.
+                terms[terms.count - 1] = String(String.UnicodeScalarView(last.unicodeScalars.dropLast()))
+                    + String(String.UnicodeScalarView(term.unicodeScalars.dropFirst()))
             } else {
                 terms.append(term)
             }
