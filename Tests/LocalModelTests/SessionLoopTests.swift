@@ -379,7 +379,13 @@ struct ToolCallParsingTests {
         let model = ScriptedLanguageModel([SessionLoopTests.call("echo", arguments) + "\n" + SessionLoopTests.call("echo", #"{"city": "Bergen"}"#), "done"])
         let tool = EchoTool()
         let session = LanguageModelSession(model: model, tools: [tool])
-        _ = try await session.respond(to: "where")
-        #expect(tool.received.cities.withLock { $0 } == [city, "Bergen"])
+        let response = try await session.respond(to: "where")
+        // The calls of one round run concurrently: the tool sees both, in either order; the
+        // transcript keeps the order they were written in.
+        #expect(tool.received.cities.withLock { $0 }.sorted() == [city, "Bergen"].sorted())
+        let calls = response.transcriptEntries.flatMap { entry -> [Transcript.ToolCall] in
+            if case .toolCalls(let calls) = entry { calls.calls } else { [] }
+        }
+        #expect(calls.map { $0.arguments["city"]?.stringValue } == [city, "Bergen"])
     }
 }
