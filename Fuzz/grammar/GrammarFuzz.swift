@@ -21,9 +21,10 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
             return refusal(of: value, by: schema)
         }
     }
-    if let grammar = try? compiler.toolCallGrammar(for: [.init(name: "fuzz_tool", arguments: schema)]) {
+    for syntax in ChatTemplate.toolLayoutsInUse.map(\.callSyntax) {
+        guard let grammar = try? compiler.toolCallGrammar(for: [.init(name: "fuzz_tool", arguments: schema)], syntax: syntax) else { continue }
         walk(grammar, schemaText: text, random: &random) { output in
-            let calls = ToolCallFormat.parseCalls(in: output)
+            let calls = syntax.parseCalls(in: output)
             if calls.isEmpty { return "it holds no call" }
             for call in calls {
                 guard case .call(let name, let arguments) = call else { return "a call does not parse: \(call)" }

@@ -1,8 +1,9 @@
-// Fuzz target: the tool-call reader. On any text it never traps and finds calls only where a
-// `<tool_call>` opens; a call written the way a model writes one (prose before it, the input's
-// text as its name and arguments, `</tool_call>` inside strings included) reads back exactly,
-// alone and after another call, and removing it leaves the prose. FuzzDriver runs it under
-// libFuzzer (scripts/fuzz.sh) or replays files given as arguments.
+// Fuzz target: the tool-call reader of every family's call syntax. On any text it never traps
+// and finds calls only after the syntax's trigger; calls written the way the family's template
+// writes them (prose before them, the input's text as a name and arguments, the closing
+// delimiter inside strings included) read back exactly, one alone and two in a round, and
+// removing a call leaves the prose. FuzzDriver runs it under libFuzzer (scripts/fuzz.sh) or
+// replays files given as arguments.
 import Foundation
 import FuzzDriver
 import LocalModel
@@ -10,36 +11,35 @@ import LocalModel
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     let text = String(decoding: UnsafeBufferPointer(start: data, count: size), as: UTF8.self)
-    let open = ToolCallFormat.callOpen
-    let calls = ToolCallFormat.parseCalls(in: text)
-    check(calls.count <= text.components(separatedBy: open).count - 1, "more calls than \(open) tags", text)
-    check(ToolCallFormat.removingCalls(at: [], from: text) == text, "removing no call changed the text", text)
-
-    var prose = text
-    while prose.contains(open) { prose = prose.replacingOccurrences(of: open, with: "") }
-    check(ToolCallFormat.parseCalls(in: prose).isEmpty, "a call found in text without \(open)", prose)
-    check(ToolCallFormat.trimmingIncompleteCall(prose) == prose, "text without calls was trimmed", prose)
-
-    let arguments = (try? JSONValue(parsing: text)) ?? .object(["text": .string(text)])
-    let name = String(text.prefix(16))
-    let call = written(name: name, arguments: arguments)
-    let second = written(name: "second", arguments: .object(["n": .int(size)]))
-    check(ToolCallFormat.parseCalls(in: prose + call) == [.call(name: name, arguments: arguments)], "the call did not read back", prose + call)
-    check(ToolCallFormat.parseCalls(in: prose + second + "\n" + call + "\n")
-                == [.call(name: "second", arguments: .object(["n": .int(size)])), .call(name: name, arguments: arguments)],
-            "two calls did not read back", prose + second + "\n" + call)
-    check(ToolCallFormat.removingCalls(at: [0], from: prose + call) == prose, "removing the call did not leave the prose", prose + call)
-    check(ToolCallFormat.trimmingIncompleteCall(prose + call + "\n" + open + "{\"na") == prose + call,
-            "a cut-off call after a complete one was not trimmed", prose + call)
+    for layout in ChatTemplate.toolLayoutsInUse { check(layout.callSyntax, on: text, size: size) }
     return 0
 }
 
-/// A call as Qwen's template (and a model trained on it) writes one.
-func written(name: String, arguments: JSONValue) -> String {
-    ToolCallFormat.callOpen + "\n" + ToolCallFormat.pythonStyleJSON(.object(["name": .string(name), "arguments": arguments]))
-        + "\n" + ToolCallFormat.callClose
-}
+func check(_ syntax: ToolCallSyntax, on text: String, size: Int) {
+    let trigger = syntax.trigger
+    check(syntax.removingCalls(at: [], from: text) == text, "removing no call changed the text", text)
 
+    var prose = text
+    while prose.contains(trigger) { prose = prose.replacingOccurrences(of: trigger, with: "") }
+    check(syntax.parseCalls(in: prose).isEmpty, "a call found in text without \(trigger)", prose)
+    check(syntax.trimmingIncompleteCall(prose) == prose, "text without calls was trimmed", prose)
+
+    let arguments = (try? JSONValue(parsing: text)) ?? .object(["text": .string(text)])
+    let name = String(text.prefix(16)).filter { !$0.isWhitespace }
+    let call = syntax.text(of: [(name, arguments)])
+    check(syntax.parseCalls(in: prose + call) == [.call(name: name, arguments: arguments)], "the call did not read back", prose + call)
+    if syntax.roundOpen.isEmpty {
+        check(syntax.removingCalls(at: [0], from: prose + call) == prose, "removing the call did not leave the prose", prose + call)
+    }
+    guard syntax.maximumCallsPerRound ?? 2 > 1 else { return }
+    let second = (name: "second", arguments: JSONValue.object(["n": .int(size)]))
+    let two = syntax.text(of: [second, (name, arguments)])
+    check(syntax.parseCalls(in: prose + two + "\n") == [.call(name: second.name, arguments: second.arguments), .call(name: name, arguments: arguments)],
+          "two calls did not read back", prose + two)
+    let cut = syntax.text(of: [second]).dropLast(syntax.roundClose.count) + syntax.separator + String(call.dropFirst(syntax.roundOpen.count).prefix(syntax.callOpen.count + 4))
+    check(syntax.trimmingIncompleteCall(prose + cut) == prose + syntax.text(of: [second]),
+          "a cut-off call after a complete one was not trimmed", prose + cut)
+}
 
 /// A property of the input, reported as a crash when broken.
 func check(_ condition: Bool, _ message: @autoclosure () -> String, _ text: String) {

@@ -2,10 +2,10 @@
 ///
 /// ChatML (SmolLM2, Qwen2.5, Hermes-style models) and Qwen3 Lantern renders itself; every other
 /// layout llama.cpp knows (`ChatTemplate.builtinNames`: Gemma, Llama 3, Mistral, Phi, Granite,
-/// DeepSeek, …) is rendered by llama.cpp's own renderer, so the bytes are llama.cpp's. Tool
-/// results follow Qwen's layout in every family for now — consecutive results share one user
-/// turn, each inside `<tool_response>` tags — which is also the layout Lantern chooses for
-/// families that have none of their own (Gemma).
+/// DeepSeek, …) is rendered by llama.cpp's own renderer, so the bytes are llama.cpp's. Where
+/// the tool definitions go, how calls and results are written and how thinking is switched is
+/// the family's `toolLayout` (one type per family, in Session/ToolLayouts); families without a
+/// layout of their own (Gemma among them) use Hermes's, which any instruction-tuned model follows.
 public struct ChatTemplate: Sendable, Hashable {
     /// How a layout is rendered.
     public enum Family: String, Sendable, Hashable {
@@ -31,7 +31,7 @@ public struct ChatTemplate: Sendable, Hashable {
     /// Per role, the ends of a content the layout trims (llama.cpp's Gemma and Llama 3 layouts
     /// trim both, Mistral v3 an answer's start), learned from llama.cpp once, so the rendering
     /// matches it byte for byte.
-    private let trimming: [ChatMessage.Role: Trimming]
+    private let trimming: [String: Trimming]
     /// Text that ends the assistant's turn; generation stops on it (empty when the layout ends
     /// a turn with the end-of-sequence token alone).
     public let endOfTurn: String
@@ -82,6 +82,34 @@ public struct ChatTemplate: Sendable, Hashable {
     /// llama.cpp's built-in layouts.
     public static var builtinNames: [String] { LlamaChatTemplates.builtinNames }
 
+    /// The families with a tool layout of their own, by layout name; every other layout uses
+    /// `HermesToolLayout`. Adding a family is a type in Session/ToolLayouts and a line here.
+    static let toolLayouts: [String: any ToolLayout] = [
+        Family.qwen3.rawValue: HermesToolLayout(thinking: .qwen3),
+        "llama3": Llama3ToolLayout(),
+        "mistral-v3": MistralToolLayout.v3, "mistral-v3-tekken": MistralToolLayout.v3,
+        "mistral-v7": MistralToolLayout.v7, "mistral-v7-tekken": MistralToolLayout.v7,
+    ]
+
+    /// One of each layout Lantern writes (Hermes first): what the fuzz targets and tests go over.
+    public static var toolLayoutsInUse: [any ToolLayout] {
+        var seen: Set<String> = []
+        return ([HermesToolLayout()] + toolLayouts.values.sorted { $0.name < $1.name }).filter { seen.insert($0.name).inserted }
+    }
+
+    /// How this family writes tools, calls, results and thinking.
+    public var toolLayout: any ToolLayout { Self.toolLayouts[name] ?? HermesToolLayout() }
+
+    /// The system turn's text: the instructions, what the layout writes of the tools there, and
+    /// the family's switch when thinking is off (Qwen3's `/no_think`).
+    public func systemText(instructions: String, tools: [ToolDefinition], thinking: Bool) -> String {
+        var text = toolLayout.systemText(instructions: instructions, tools: tools)
+        if !thinking, let off = toolLayout.thinking?.offSwitch {
+            text += text.isEmpty ? off.trimmingCharacters(in: .whitespaces) : off
+        }
+        return text
+    }
+
     /// Layouts of architectures whose files often come without a template (base models).
     private static let layoutOfArchitecture: [String: String] = ["gemma": "gemma", "phi3": "phi3", "granite": "granite"]
 
@@ -93,11 +121,13 @@ public struct ChatTemplate: Sendable, Hashable {
         return String(text[after...]).trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
-    /// The prompt for `messages`, optionally ending with an open assistant turn. With
-    /// `thinking` off, a Qwen3 assistant turn starts with an empty think block, as Qwen's own
-    /// template does for `enable_thinking=false`, so the model answers (or calls) at once.
-    public func render(_ messages: [ChatMessage], addAssistantPrefix: Bool = true, thinking: Bool = true) -> String {
-        renderedPrompt(messages, addAssistantPrefix: addAssistantPrefix, thinking: thinking).text
+    /// The prompt for `messages`, optionally ending with an open assistant turn; `tools` are
+    /// placed where the family's layout places them (a system message, when there is one, holds
+    /// `systemText`). With `thinking` off, an assistant turn of a thinking family starts with an
+    /// empty think block, as Qwen's own template does for `enable_thinking=false`, so the model
+    /// answers (or calls) at once.
+    public func render(_ messages: [ChatMessage], tools: [ToolDefinition] = [], addAssistantPrefix: Bool = true, thinking: Bool = true) -> String {
+        renderedPrompt(messages, tools: tools, addAssistantPrefix: addAssistantPrefix, thinking: thinking).text
     }
 
     /// `render` in runs: the template's markup, and each message's content marked with whether
@@ -107,75 +137,81 @@ public struct ChatTemplate: Sendable, Hashable {
     /// (`<|im_start|>user` | `\n…content…` | `<|im_end|>`), where the tokenizer splits the text
     /// anyway, so ordinary content gets exactly the tokens it would get in one string; the
     /// template text inside it (`\n`, `<tool_response>`) spells no control token.
-    public func renderedPrompt(_ messages: [ChatMessage], addAssistantPrefix: Bool = true, thinking: Bool = true) -> RenderedPrompt {
-        if family == .builtin { return builtinPrompt(messages, addAssistantPrefix: addAssistantPrefix) }
+    public func renderedPrompt(_ messages: [ChatMessage], tools: [ToolDefinition] = [], addAssistantPrefix: Bool = true,
+                               thinking: Bool = true) -> RenderedPrompt {
+        let layout = toolLayout
+        let turns = layout.turns(messages, tools: tools)
+        var prompt = family == .builtin ? builtinPrompt(turns, addAssistantPrefix: addAssistantPrefix) : chatMLPrompt(turns, addAssistantPrefix: addAssistantPrefix)
+        if addAssistantPrefix, !thinking, let block = layout.thinking?.emptyBlock { prompt.appendMarkup(block) }
+        return prompt
+    }
+
+    /// ChatML, which Lantern writes itself.
+    private func chatMLPrompt(_ turns: [ChatTurn], addAssistantPrefix: Bool) -> RenderedPrompt {
         var prompt = RenderedPrompt()
-        for turn in Self.turns(messages) {
-            prompt.appendMarkup("<|im_start|>\(turn.role.rawValue)")
+        for turn in turns {
+            guard let role = turn.role else {
+                prompt.append(turn.content)
+                continue
+            }
+            prompt.appendMarkup("<|im_start|>\(role)")
             prompt.append("\n", parsesSpecialTokens: turn.parsesSpecialTokens)
             prompt.append(turn.content)
             prompt.appendMarkup("<|im_end|>\n")
         }
-        if addAssistantPrefix {
-            prompt.appendMarkup("<|im_start|>assistant\n")
-            if family == .qwen3 && !thinking { prompt.appendMarkup("<think>\n\n</think>\n\n") }
-        }
+        if addAssistantPrefix { prompt.appendMarkup("<|im_start|>assistant\n") }
         return prompt
-    }
-
-    /// A turn: its role and its content in runs. Consecutive tool results become one user turn,
-    /// each inside `<tool_response>` tags, as Qwen's template writes them.
-    private static func turns(_ messages: [ChatMessage]) -> [Turn] {
-        var turns: [Turn] = []
-        var index = messages.startIndex
-        while index < messages.endIndex {
-            var content = RenderedPrompt()
-            guard messages[index].role == .tool else {
-                content.append(messages[index].content, parsesSpecialTokens: messages[index].parsesSpecialTokens)
-                turns.append(Turn(role: messages[index].role, content: content, parsesSpecialTokens: messages[index].parsesSpecialTokens))
-                index += 1
-                continue
-            }
-            var first = true
-            let parses = messages[index].parsesSpecialTokens
-            while index < messages.endIndex, messages[index].role == .tool {
-                content.append((first ? "" : "\n") + "<tool_response>\n" + messages[index].content + "\n</tool_response>",
-                               parsesSpecialTokens: messages[index].parsesSpecialTokens)
-                first = false
-                index += 1
-            }
-            turns.append(Turn(role: .user, content: content, parsesSpecialTokens: parses))
-        }
-        return turns
-    }
-
-    /// One turn of the rendered conversation.
-    private struct Turn {
-        var role: ChatMessage.Role
-        var content: RenderedPrompt
-        /// The first message's setting, for the layout's own text that opens the content.
-        var parsesSpecialTokens: Bool
     }
 
     /// A built-in layout: llama.cpp renders the turns with a placeholder for each content, and
     /// the text around the placeholders is the markup (so a content's own text never becomes
-    /// markup); each placeholder is then replaced by its content.
-    private func builtinPrompt(_ messages: [ChatMessage], addAssistantPrefix: Bool) -> RenderedPrompt {
-        var turns = Self.turns(messages)
-        for index in turns.indices {
-            guard let trim = trimming[turns[index].role] else { continue }
-            turns[index].content = turns[index].content.trimmingWhitespace(leading: trim.leading, trailing: trim.trailing)
+    /// markup); each placeholder is then replaced by its content. A turn of the layout's own
+    /// text (no role) goes where the turns before it end: where llama.cpp's rendering of those
+    /// turns alone stops.
+    private func builtinPrompt(_ turns: [ChatTurn], addAssistantPrefix: Bool) -> RenderedPrompt {
+        var roleTurns: [(role: String, content: RenderedPrompt)] = []
+        var insertions: [(afterTurns: Int, content: RenderedPrompt)] = []
+        for turn in turns {
+            guard let role = turn.role else {
+                insertions.append((roleTurns.count, turn.content))
+                continue
+            }
+            // a role of the layout's own (Llama 3's `ipython`) is trimmed as a user's content
+            let isOwnRole = ChatMessage.Role(rawValue: role) == nil
+            let trim = trimming[role] ?? (isOwnRole ? trimming[ChatMessage.Role.user.rawValue] : nil)
+            roleTurns.append((role, trim.map { turn.content.trimmingWhitespace(leading: $0.leading, trailing: $0.trailing) } ?? turn.content))
         }
-        let placeholders = turns.indices.map { "\u{E000}\($0)\u{E001}" }
-        let probe = zip(turns, placeholders).map { ChatMessage($0.role, $1) }
+        let probe = roleTurns.indices.map { (role: roleTurns[$0].role, content: "\u{E000}\($0)\u{E001}") }
         var prompt = RenderedPrompt()
-        guard var rest = Self.referenceRendering(probe, template: name, addAssistantPrefix: addAssistantPrefix)?[...] else { return prompt }
+        guard let text = LlamaChatTemplates.render(name, messages: probe, addAssistantPrefix: addAssistantPrefix) else { return prompt }
+        // where each insertion goes: the end of the turns before it, as llama.cpp renders them alone
+        let insertionPoints = insertions.map { insertion -> String.Index in
+            guard insertion.afterTurns > 0 else { return text.startIndex }
+            if let alone = LlamaChatTemplates.render(name, messages: Array(probe[..<insertion.afterTurns]), addAssistantPrefix: false),
+               text.hasPrefix(alone) {
+                return text.index(text.startIndex, offsetBy: alone.count)
+            }
+            let placeholder = "\u{E000}\(insertion.afterTurns - 1)\u{E001}"
+            return text.range(of: placeholder)?.upperBound ?? text.endIndex
+        }
+        var rest = text[...]
+        var pending = Array(zip(insertionPoints, insertions.map(\.content)))
+        func insert(upTo end: String.Index) {
+            while let (point, content) = pending.first, point <= end {
+                prompt.appendMarkup(String(rest[..<max(point, rest.startIndex)]))
+                rest = rest[max(point, rest.startIndex)...]
+                prompt.append(content)
+                pending.removeFirst()
+            }
+        }
         while let open = rest.firstIndex(of: "\u{E000}"), let close = rest[open...].firstIndex(of: "\u{E001}"),
-              let index = Int(rest[rest.index(after: open)..<close]), turns.indices.contains(index) {
+              let index = Int(rest[rest.index(after: open)..<close]), roleTurns.indices.contains(index) {
+            insert(upTo: open)
             prompt.appendMarkup(String(rest[..<open]))
-            prompt.append(turns[index].content)
+            prompt.append(roleTurns[index].content)
             rest = rest[rest.index(after: close)...]
         }
+        insert(upTo: text.endIndex)
         prompt.appendMarkup(String(rest))
         return prompt
     }
@@ -187,16 +223,16 @@ public struct ChatTemplate: Sendable, Hashable {
     }
 
     /// Per role, which ends of a padded placeholder llama.cpp's layout `name` drops.
-    private static func trimming(_ name: String) -> [ChatMessage.Role: Trimming] {
+    private static func trimming(_ name: String) -> [String: Trimming] {
         let roles: [ChatMessage.Role] = [.system, .user, .assistant]
         // Tabs, which no layout writes itself (several write a space before a content they trim).
         let probe = roles.enumerated().map { ChatMessage($1, "\t\u{E000}\($0)\u{E001}\t") }
         guard let text = referenceRendering(probe, template: name, addAssistantPrefix: false) else { return [:] }
-        var result: [ChatMessage.Role: Trimming] = [:]
+        var result: [String: Trimming] = [:]
         for (index, role) in roles.enumerated() {
             let placeholder = "\u{E000}\(index)\u{E001}"
             let trim = Trimming(leading: !text.contains("\t" + placeholder), trailing: !text.contains(placeholder + "\t"))
-            if trim.leading || trim.trailing { result[role] = trim }
+            if trim.leading || trim.trailing { result[role.rawValue] = trim }
         }
         return result
     }

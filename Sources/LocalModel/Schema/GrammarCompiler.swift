@@ -74,30 +74,32 @@ public struct GrammarCompiler: Sendable {
         return builder.finish(root: body)
     }
 
-    /// The grammar of a tool-call turn: one to `maximumCalls` blocks, separated by a newline,
+    /// The grammar of a round of tool calls in `syntax` (Hermes's by default): one to
+    /// `maximumCalls` calls, each
     ///
     ///     <tool_call>
     ///     {"name": "<tool>", "arguments": <arguments>}
     ///     </tool_call>
     ///
-    /// where the name is one of `tools` and the arguments match THAT tool's schema (a union
-    /// over the tools, name first). The root starts at `<tool_call>`: nothing before it, which
-    /// is what llama.cpp's lazy grammar expects when `<tool_call>` triggers it and what
-    /// `.required` needs from the first token. After the last block the grammar is complete,
+    /// in Hermes, where the name is one of `tools` and the arguments match THAT tool's schema (a
+    /// union over the tools, name first). The root starts with the syntax's trigger: nothing
+    /// before it, which is what llama.cpp's lazy grammar expects when the trigger starts it and
+    /// what `.required` needs from the first token. After the last call the grammar is complete,
     /// so generation ends there.
-    public func toolCallGrammar(for tools: [ToolSignature], maximumCalls: Int = 4) throws(SchemaError) -> Grammar {
+    public func toolCallGrammar(for tools: [ToolSignature], syntax: ToolCallSyntax = .hermes,
+                                maximumCalls: Int = 4) throws(SchemaError) -> Grammar {
         var builder = RuleBuilder(options: options)
-        let calls = try builder.toolCalls(tools, maximumCalls: maximumCalls)
+        let calls = try builder.toolCalls(tools, syntax: syntax, maximumCalls: maximumCalls)
         return builder.finish(root: calls)
     }
 
-    /// A grammar whose root is either a tool-call turn (as `toolCallGrammar`) or one value of
-    /// `schema` (as `grammar(for:)`): guided generation in a session with tools, where each
+    /// A grammar whose root is either a round of tool calls (as `toolCallGrammar`) or one value
+    /// of `schema` (as `grammar(for:)`): guided generation in a session with tools, where each
     /// round is a valid call or the valid answer, and the model's first token chooses which.
     public func grammar(for schema: GenerationSchema, orToolCalls tools: [ToolSignature],
-                        maximumCalls: Int = 4) throws(SchemaError) -> Grammar {
+                        syntax: ToolCallSyntax = .hermes, maximumCalls: Int = 4) throws(SchemaError) -> Grammar {
         var builder = RuleBuilder(options: options)
-        let calls = builder.rule("tool-calls", try builder.toolCalls(tools, maximumCalls: maximumCalls))
+        let calls = builder.rule("tool-calls", try builder.toolCalls(tools, syntax: syntax, maximumCalls: maximumCalls))
         let answer = builder.rule("answer", try builder.body(schema, name: "answer", path: "#", scope: ScopeDefinitions(schema)))
         return builder.finish(root: calls + " | " + answer)
     }
@@ -166,8 +168,8 @@ private struct RuleBuilder {
         return Grammar(gbnf: lines.joined(separator: "\n") + "\n", root: "root")
     }
 
-    /// The body of a tool-call turn (see `GrammarCompiler.toolCallGrammar`).
-    mutating func toolCalls(_ tools: [GrammarCompiler.ToolSignature], maximumCalls: Int) throws(SchemaError) -> String {
+    /// The body of a round of calls (see `GrammarCompiler.toolCallGrammar`).
+    mutating func toolCalls(_ tools: [GrammarCompiler.ToolSignature], syntax: ToolCallSyntax, maximumCalls: Int) throws(SchemaError) -> String {
         guard !tools.isEmpty else { throw .invalid(reason: "a tool-call grammar needs at least one tool", path: "tools") }
         guard maximumCalls >= 1 else { throw .invalid(reason: "maximumCalls must be at least 1, got \(maximumCalls)", path: "maximumCalls") }
         var seen: Set<String> = []
@@ -179,14 +181,28 @@ private struct RuleBuilder {
             let scope = GBNF.ruleName(tool.name)
             let arguments = try value(tool.arguments, name: scope + "-arguments", path: "tools/\(tool.name)/arguments",
                                       scope: ScopeDefinitions(tool.arguments, prefix: scope))
-            choices.append(GBNF.sequence([GBNF.literal(JSONValue.quoted(tool.name) + ", \"arguments\": "), arguments]))
+            switch syntax.body {
+            case .jsonObject(let key, _):
+                choices.append(GBNF.sequence([GBNF.literal(JSONValue.quoted(tool.name) + ", " + JSONValue.quoted(key) + ": "), arguments]))
+            case .nameThenArguments(let separator):
+                choices.append(GBNF.sequence([GBNF.literal(tool.name + separator), arguments]))
+            }
         }
         let choice = rule("tool-choice", choices.joined(separator: " | "))
-        let call = rule("tool-call", GBNF.sequence([
-            GBNF.literal("<tool_call>\n{\"name\": "), choice, GBNF.literal("}\n</tool_call>"),
-        ]))
-        let more = GBNF.repeated("(\"\\n\" \(call))", minimum: 0, maximum: maximumCalls - 1)
-        return GBNF.sequence([call, more])
+        let body: [String]
+        switch syntax.body {
+        case .jsonObject(_, let identifier):
+            let member = identifier.map { GBNF.sequence([GBNF.literal(", " + JSONValue.quoted($0.key) + ": "), rule("call-id", $0.grammar)]) }
+            body = [GBNF.literal(syntax.callOpen + "{\"name\": "), choice, member ?? "", GBNF.literal("}" + syntax.callClose)]
+        case .nameThenArguments:
+            body = [syntax.callOpen.isEmpty ? "" : GBNF.literal(syntax.callOpen), choice, syntax.callClose.isEmpty ? "" : GBNF.literal(syntax.callClose)]
+        }
+        let call = rule("tool-call", GBNF.sequence(body))
+        let callsAllowed = min(maximumCalls, syntax.maximumCallsPerRound ?? maximumCalls)
+        let separator = syntax.separator.isEmpty ? call : "(" + GBNF.literal(syntax.separator) + " " + call + ")"
+        let more = GBNF.repeated(separator, minimum: 0, maximum: callsAllowed - 1)
+        return GBNF.sequence([syntax.roundOpen.isEmpty ? "" : GBNF.literal(syntax.roundOpen), call, more,
+                              syntax.roundClose.isEmpty ? "" : GBNF.literal(syntax.roundClose)])
     }
 
     /// A single GBNF term (a rule name) for one value of `schema`.

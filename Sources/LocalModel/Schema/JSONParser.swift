@@ -25,6 +25,14 @@ struct JSONParser {
         return value
     }
 
+    /// One value at the start of the text (after whitespace) and the UTF-8 offset just past
+    /// it; whatever follows is the caller's.
+    mutating func parseLeadingValue() throws(JSONParseError) -> (value: JSONValue, end: Int) {
+        skipWhitespace()
+        let value = try parseValue()
+        return (value, index)
+    }
+
     private mutating func parseValue() throws(JSONParseError) -> JSONValue {
         guard index < bytes.count else { throw error(expected: "a JSON value") }
         switch bytes[index] {
@@ -259,6 +267,15 @@ extension JSONValue {
         /// grammar with free keys (a dictionary, any value), which no grammar can keep from
         /// repeating a key.
         case lastWins
+    }
+
+    /// The JSON value `text` starts with (after whitespace), read strictly, and where it ends:
+    /// for formats that embed JSON in other text (a tool call between its delimiters).
+    package static func leadingValue(of text: Substring, duplicateKeys: DuplicateKeys = .refused) throws(JSONParseError)
+        -> (value: JSONValue, end: Substring.Index) {
+        var parser = JSONParser(String(text), duplicateKeys: duplicateKeys)
+        let (value, end) = try parser.parseLeadingValue()
+        return (value, text.utf8.index(text.startIndex, offsetBy: end))
     }
 
     /// Parses JSON text strictly (RFC 8259), keeping key order; throws where and what was expected.

@@ -60,7 +60,7 @@ extension LanguageModelSession {
 
     /// What the prompt says about the schema when `includeSchemaInPrompt` is on.
     static func schemaInstruction(_ schema: GenerationSchema) -> String {
-        "\n\nRespond with JSON matching this schema: " + ToolCallFormat.pythonStyleJSON(schema.jsonSchema)
+        "\n\nRespond with JSON matching this schema: " + schema.jsonSchema.pythonStyleJSON()
     }
 
     private static func structuredAnswer<T: Generable & Sendable>(_ type: T.Type, _ includeSchemaInPrompt: Bool) -> AnswerFormat<T> {

@@ -14,8 +14,9 @@ public final class LanguageModelSession: Sendable {
     /// The instructions as the caller gave them.
     public let instructions: String
     public let contextWindow: ContextWindow
-    /// Whether a Qwen3 model may think before answering. Off by default: Lantern appends
-    /// `/no_think` and strips the (empty) think block; thinking costs tokens a 4K window lacks.
+    /// Whether a thinking model (Qwen3) may think before answering. Off by default: Lantern
+    /// writes the family's switch (`/no_think`) and strips the (empty) think block; thinking
+    /// costs tokens a 4K window lacks.
     public let isThinkingEnabled: Bool
     /// Rounds of tool calls allowed in one response. After the last one the model must answer
     /// without tools; it fails with `toolRoundLimitReached` only if it still tries to call one.
@@ -82,7 +83,7 @@ public final class LanguageModelSession: Sendable {
     /// Decodes the instructions and tool definitions into the KV cache now, so the first
     /// question only decodes itself.
     public func prewarm() async throws {
-        let system = model.chatTemplate.renderedPrompt([ChatMessage(.system, systemPrompt)], addAssistantPrefix: false)
+        let system = model.chatTemplate.renderedPrompt([ChatMessage(.system, systemPrompt)], tools: toolDefinitions, addAssistantPrefix: false)
         do {
             try await conversation().prefill(prompt: system)
         } catch let error as LocalModelError {
@@ -96,7 +97,7 @@ public final class LanguageModelSession: Sendable {
         var transcript = self.transcript
         transcript.append(.prompt(.init(id: "budget-prompt", text: prompt.renderedText, attachments: prompt.attachments, options: options)))
         let texts = Dictionary(uniqueKeysWithValues: transcript.map { ($0.id, $0.text) })
-        let rendered = model.chatTemplate.render(messages(transcript, texts: texts), thinking: isThinkingEnabled)
+        let rendered = model.chatTemplate.render(messages(transcript, texts: texts), tools: toolDefinitions, thinking: isThinkingEnabled)
         return try BudgetReport(for: budgetRequest(transcript, texts: texts, rendered: rendered, reservedAnswerTokens: maximumTokens(options)),
                                 in: contextWindow, counter: model.tokenCounter)
     }
@@ -178,7 +179,7 @@ public final class LanguageModelSession: Sendable {
         case generating
         /// The round wrote calls: they run, their outputs join the transcript, and the next
         /// round's mode and grammars are chosen.
-        case callingTools([ToolCallFormat.ParsedCall], Round)
+        case callingTools([ToolCallSyntax.ParsedCall], Round)
         /// The round wrote no call: it is the answer, decoded and recorded.
         case answering(Round)
     }
@@ -197,7 +198,7 @@ public final class LanguageModelSession: Sendable {
         /// Rounds of tool calls so far.
         var toolRounds = 0
         /// The calls made for this prompt, to recognise repeats.
-        var ledger = CallLedger()
+        var ledger: CallLedger
     }
 
     /// What one round wrote.
@@ -217,7 +218,8 @@ public final class LanguageModelSession: Sendable {
         guard model.chatTemplate.family != .unsupported else {
             throw GenerationError.unsupportedChatTemplate(family: model.chatTemplate.family.rawValue)
         }
-        let grammars = try await RoundGrammars(tools: tools, prompt: prompt, answer: answer, maximumCalls: options.maximumToolCallsPerRound)
+        let grammars = try await RoundGrammars(tools: tools, prompt: prompt, answer: answer, syntax: callSyntax,
+                                               maximumCalls: options.maximumToolCallsPerRound)
         let start = try state.withLock { state -> Int in
             guard !state.isResponding else { throw GenerationError.concurrentRequests }
             state.isResponding = true
@@ -229,7 +231,8 @@ public final class LanguageModelSession: Sendable {
         func newEntries() -> ArraySlice<Transcript.Entry> { state.withLock { $0.transcript.entries[start...] } }
         func show(_ content: String) { snapshot(content, newEntries()) }
 
-        var progress = ResponseProgress(mode: tools.isEmpty ? .disallowed : options.toolCallingMode, grammars: grammars)
+        var progress = ResponseProgress(mode: tools.isEmpty ? .disallowed : options.toolCallingMode, grammars: grammars,
+                                        ledger: CallLedger(syntax: callSyntax))
         var phase = Phase.generating
         do {
             while true {
@@ -264,10 +267,10 @@ public final class LanguageModelSession: Sendable {
         let rendered = try await renderPrompt(reservedAnswerTokens: maximumTokens(options))
         let parameters = GenerationParameters(
             sampling: options.samplingOptions, maximumTokens: maximumTokens(options),
-            stopStrings: [model.chatTemplate.endOfTurn] + (progress.mode == .disallowed && answer.schema == nil ? [ToolCallFormat.callOpen] : []),
+            stopStrings: [model.chatTemplate.endOfTurn] + (progress.mode == .disallowed && answer.schema == nil ? [callSyntax.trigger] : []),
             grammar: grammar(for: progress.mode, progress.grammars),
             repeatedSpanStop: progress.mode != .disallowed && repeatedToolCallPolicy == .reuseEarlierOutput ? progress.ledger.generationStop : nil)
-        var filter = ResponseTextFilter()
+        var filter = ResponseTextFilter(layout: model.chatTemplate.toolLayout)
         var raw = ""
         let contentStart = progress.content.count
         for try await event in try conversation().generate(prompt: rendered, parameters: parameters) {
@@ -285,33 +288,34 @@ public final class LanguageModelSession: Sendable {
             }
         }
         progress.content += filter.finish()
-        return Round(raw: raw, text: ResponseTextFilter.removingThinking(from: raw), contentStart: contentStart)
+        return Round(raw: raw, text: filter.removingThinking(from: raw), contentStart: contentStart)
     }
 
     /// The calls `round` wrote; none when calls were disallowed. A structured answer may hold
-    /// "<tool_call>" inside a string: only a round that starts with a call is one.
+    /// the call trigger inside a string: only a round that starts with a call is one.
     private func toolCalls<Content>(in round: Round, mode: GenerationOptions.ToolCallingMode,
-                                    answer: AnswerFormat<Content>) -> [ToolCallFormat.ParsedCall] {
-        let isCallRound = mode != .disallowed && (answer.schema == nil || round.text.hasPrefix(ToolCallFormat.callOpen))
-        return isCallRound ? ToolCallFormat.parseCalls(in: round.raw) : []
+                                    answer: AnswerFormat<Content>) -> [ToolCallSyntax.ParsedCall] {
+        let isCallRound = mode != .disallowed && (answer.schema == nil || round.text.hasPrefix(callSyntax.trigger))
+        return isCallRound ? callSyntax.parseCalls(in: round.raw) : []
     }
 
     /// `callingTools`: runs the round's calls and records them with their outputs, then chooses
     /// what the next round may do.
-    private func callTools<Content>(_ calls: [ToolCallFormat.ParsedCall], of round: Round, _ progress: inout ResponseProgress,
+    private func callTools<Content>(_ calls: [ToolCallSyntax.ParsedCall], of round: Round, _ progress: inout ResponseProgress,
                                     prompt: Prompt, options: GenerationOptions, answer: AnswerFormat<Content>,
                                     show: (String) -> Void) async throws {
         progress.toolRounds += 1
         progress.ledger.recordText(of: round.text)
         let clock = ContinuousClock.now
         let onlyRepeats = try await ToolCallContext.$current.withValue(ToolCallContext(prompt: prompt)) {
-            try await runTools(calls, rawText: ToolCallFormat.trimmingIncompleteCall(round.text), ledger: &progress.ledger)
+            try await runTools(calls, rawText: callSyntax.trimmingIncompleteCall(round.text), ledger: &progress.ledger)
         }
         progress.usage.toolDuration += ContinuousClock.now - clock
         show(progress.content)
         // tools may narrow their arguments to what this round produced (fetch: the ids
         // the search just returned), so the grammar is compiled again
-        progress.grammars = try await RoundGrammars(tools: tools, prompt: prompt, answer: answer, maximumCalls: options.maximumToolCallsPerRound)
+        progress.grammars = try await RoundGrammars(tools: tools, prompt: prompt, answer: answer, syntax: callSyntax,
+                                                    maximumCalls: options.maximumToolCallsPerRound)
         if progress.mode == .required && options.requiredToolCallingExit == .relaxAfterFirstRound { progress.mode = .allowed }
         // at the round limit, or when the model only repeated itself, the next round must
         // answer from what the tools returned; only a model that still insists on calling fails
@@ -347,7 +351,7 @@ public final class LanguageModelSession: Sendable {
     /// Records the calls, runs them concurrently (repeats aside, per `repeatedToolCallPolicy`),
     /// and records their outputs in call order. Returns whether every call repeated one made
     /// before for this prompt.
-    private func runTools(_ parsed: [ToolCallFormat.ParsedCall], rawText: String, ledger: inout CallLedger) async throws -> Bool {
+    private func runTools(_ parsed: [ToolCallSyntax.ParsedCall], rawText: String, ledger: inout CallLedger) async throws -> Bool {
         let (pending, onlyRepeats): ([PendingCall], Bool) = state.withLock { state in
             let pending = parsed.map { call -> PendingCall in
                 switch call {
@@ -368,7 +372,7 @@ public final class LanguageModelSession: Sendable {
             // the model reads each output once: repeats stay out of the prompt
             let repeats = Set(pending.indices.filter { if case .repeated = pending[$0] { true } else { false } })
             let onlyRepeats = repeats.count == pending.count
-            let promptText = onlyRepeats ? "" : ToolCallFormat.removingCalls(at: repeats, from: rawText)
+            let promptText = onlyRepeats ? "" : callSyntax.removingCalls(at: repeats, from: rawText)
             state.transcript.append(.toolCalls(.init(id: state.makeID("calls"), calls: calls, rawText: promptText)))
             return (pending, onlyRepeats)
         }
@@ -426,13 +430,18 @@ public final class LanguageModelSession: Sendable {
 
     // MARK: Prompt, budget and grammar
 
-    /// The system turn as the model reads it: the instructions, the tool definitions in Qwen's
-    /// `<tools>` layout, and Qwen3's `/no_think` switch.
+    /// The system turn as the model reads it: the instructions, what the family's tool layout
+    /// writes of the tools there (Hermes: all of them, in `<tools>` tags), and its thinking
+    /// switch (Qwen3's `/no_think`).
     public var systemPrompt: String {
-        var text = ToolCallFormat.systemMessage(instructions: instructions, tools: tools.map(\.definition))
-        if model.chatTemplate.family == .qwen3 && !isThinkingEnabled { text += text.isEmpty ? "/no_think" : " /no_think" }
-        return text
+        model.chatTemplate.systemText(instructions: instructions, tools: toolDefinitions, thinking: isThinkingEnabled)
     }
+
+    /// The tools as the prompt describes them.
+    private var toolDefinitions: [ToolDefinition] { tools.map(\.definition) }
+
+    /// How the model's family spells calls.
+    private var callSyntax: ToolCallSyntax { model.chatTemplate.toolLayout.callSyntax }
 
     private func conversation() throws -> any LanguageModelConversation {
         try state.withLock { state in
@@ -454,7 +463,7 @@ public final class LanguageModelSession: Sendable {
         let counter = model.tokenCounter
         var texts = Dictionary(uniqueKeysWithValues: transcript.map { ($0.id, $0.text) })
         func render() -> RenderedPrompt {
-            model.chatTemplate.renderedPrompt(messages(transcript, texts: texts), thinking: isThinkingEnabled)
+            model.chatTemplate.renderedPrompt(messages(transcript, texts: texts), tools: toolDefinitions, thinking: isThinkingEnabled)
         }
         var prompt = render()
         let request = budgetRequest(transcript, texts: texts, rendered: prompt.text, reservedAnswerTokens: reservedAnswerTokens)
@@ -520,13 +529,11 @@ public final class LanguageModelSession: Sendable {
             case .response: return .init(id: entry.id, kind: .response, text: text)
             }
         }
-        var instructionText = instructions
-        if model.chatTemplate.family == .qwen3 && !isThinkingEnabled { instructionText += " /no_think" }
         return BudgetRequest(
-            instructions: instructionText,
+            instructions: model.chatTemplate.systemText(instructions: instructions, tools: [], thinking: isThinkingEnabled),
             tools: tools.map { tool in
                 .init(name: tool.name, description: tool.description,
-                      schema: tool.includesSchemaInInstructions ? ToolCallFormat.pythonStyleJSON(tool.parameters.jsonSchema) : "")
+                      schema: tool.includesSchemaInInstructions ? tool.parameters.jsonSchema.pythonStyleJSON() : "")
             },
             templateOverhead: .renderedPrompt(rendered),
             transcript: entries,
@@ -534,10 +541,11 @@ public final class LanguageModelSession: Sendable {
             reservedAnswerTokens: reservedAnswerTokens)
     }
 
-    /// The grammar for this round. Free text: lazy (triggered by `<tool_call>`) when calls are
-    /// allowed. A structured answer: the answer's grammar when calls are disallowed, a call or
-    /// the answer when allowed. Required: calls only. All but the lazy one are active from the
-    /// first token (from after `</think>` when thinking).
+    /// The grammar for this round. Free text: lazy (triggered by the family's call trigger,
+    /// `<tool_call>` in Hermes) when calls are allowed. A structured answer: the answer's grammar
+    /// when calls are disallowed, a call or the answer when allowed. Required: calls only. All
+    /// but the lazy one are active from the first token (from after the think block's close when
+    /// thinking).
     private func grammar(for mode: GenerationOptions.ToolCallingMode, _ grammars: RoundGrammars) -> GrammarConstraint? {
         let chosen: Grammar?
         switch mode {
@@ -546,17 +554,17 @@ public final class LanguageModelSession: Sendable {
         case .allowed:
             guard let answerOrCalls = grammars.answerOrToolCalls else {
                 guard let calls = grammars.toolCalls else { return nil }
-                return .lazy(gbnf: calls.gbnf, root: calls.root, trigger: ToolCallFormat.callOpen,
-                             triggerTokens: model.singleTokens(spelling: ToolCallFormat.callOpen))
+                return .lazy(gbnf: calls.gbnf, root: calls.root, trigger: callSyntax.trigger,
+                             triggerTokens: model.singleTokens(spelling: callSyntax.trigger))
             }
             chosen = answerOrCalls
         case .required:
             chosen = grammars.toolCalls
         }
         guard let chosen else { return nil }
-        if model.chatTemplate.family == .qwen3 && isThinkingEnabled {
+        if isThinkingEnabled, let thinking = model.chatTemplate.toolLayout.thinking {
             return GrammarConstraint(gbnf: chosen.gbnf, root: chosen.root,
-                                     activation: .lazy(trigger: "</think>", grammarIncludesTrigger: false, tokens: []))
+                                     activation: .lazy(trigger: thinking.close, grammarIncludesTrigger: false, tokens: []))
         }
         return GrammarConstraint(gbnf: chosen.gbnf, root: chosen.root)
     }

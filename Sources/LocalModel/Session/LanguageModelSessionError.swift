@@ -32,7 +32,7 @@ extension LanguageModelSession {
             case .toolRoundLimitReached(let rounds):
                 return "the model called tools for \(rounds) rounds and, asked to answer from their output (at the round limit, or after it only repeated earlier calls), tried to call another; raise maximumToolRounds, or make the question narrower"
             case .unsupportedChatTemplate(let family):
-                return "the model's chat template (\(family)) is not one Lantern renders; use a ChatML model such as SmolLM2, Qwen2.5 or Qwen3"
+                return "the model's chat template (\(family)) is none that llama.cpp or Lantern recognises; name the layout it was trained on with --chat-template NAME (LocalModel.Configuration.chatTemplate), one of: \(ChatTemplate.acceptedNames.joined(separator: ", "))"
             case .invalidToolSchema(let tool, let error):
                 return "the arguments schema of tool \(tool) cannot be turned into a grammar: \(error)"
             case .invalidGenerationSchema(let type, let error):

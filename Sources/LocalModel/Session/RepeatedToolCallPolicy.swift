@@ -28,12 +28,17 @@ extension LanguageModelSession {
             let arguments: GeneratedContent
         }
         private var firstCalls: [Signature: String] = [:]
-        /// Stops a round right after a call that repeats one written before.
-        private(set) var generationStop = RepeatedSpanStop(open: ToolCallFormat.callOpen, close: ToolCallFormat.callClose)
+        /// Stops a round right after a call that repeats one written before; nil when the
+        /// family's calls have no delimiters of their own to watch (repeats are then caught
+        /// when the calls run).
+        private(set) var generationStop: RepeatedSpanStop?
+
+        init(syntax: ToolCallSyntax) { generationStop = syntax.repeatedSpanStop }
 
         /// Records the calls written in a round's text.
         mutating func recordText(of round: String) {
-            generationStop.earlierSpans.formUnion(generationStop.spans(in: round))
+            guard let stop = generationStop else { return }
+            generationStop?.earlierSpans.formUnion(stop.spans(in: round))
         }
 
         /// Records `call`. Returns the id of the same call made earlier, nil when it is new.

@@ -1,15 +1,20 @@
 /// Separates what the user should read from what the model wrote while generating.
 ///
-/// Qwen3 writes `<think>…</think>` before its answer (an empty block with `/no_think`), and any
-/// model may start a `<tool_call>` after some text. Both are hidden from the response content;
-/// text is held back while it could still be the start of either marker, so a stream never
-/// shows half a tag.
+/// A thinking family writes its think block (Qwen3's `<think>…</think>`, empty with
+/// `/no_think`) before its answer, and any model may start a call (the family's trigger,
+/// `<tool_call>` in Hermes) after some text. Both are hidden from the response content; text
+/// is held back while it could still be the start of either marker, so a stream never shows
+/// half a tag.
 struct ResponseTextFilter {
     private enum State { case visible, thinking, calling }
 
-    private static let thinkOpen = "<think>"
-    private static let thinkClose = "</think>"
-    private static let markers = [thinkOpen, ToolCallFormat.callOpen]
+    private let thinking: ThinkingSyntax?
+    private let markers: [String]
+
+    init(layout: any ToolLayout) {
+        thinking = layout.thinking
+        markers = (layout.thinking.map { [$0.open] } ?? []) + [layout.callSyntax.trigger]
+    }
 
     private var state = State.visible
     private var buffer = ""
@@ -26,8 +31,9 @@ struct ResponseTextFilter {
                 buffer = ""
                 return visible
             case .thinking:
-                guard let close = buffer.range(of: Self.thinkClose) else {
-                    buffer = String(buffer.suffix(Self.thinkClose.count - 1))
+                let thinkClose = thinking?.close ?? ""
+                guard let close = buffer.range(of: thinkClose) else {
+                    buffer = String(buffer.suffix(thinkClose.count - 1))
                     return visible
                 }
                 buffer = String(buffer[close.upperBound...])
@@ -38,15 +44,15 @@ struct ResponseTextFilter {
                     buffer = String(buffer.drop { $0.isWhitespace })
                     if buffer.isEmpty { return visible }
                 }
-                let found = Self.markers.compactMap { marker in buffer.range(of: marker).map { ($0, marker) } }
+                let found = markers.compactMap { marker in buffer.range(of: marker).map { ($0, marker) } }
                     .min { $0.0.lowerBound < $1.0.lowerBound }
                 if let (range, marker) = found {
                     visible += buffer[..<range.lowerBound]
                     buffer = String(buffer[range.upperBound...])
-                    state = marker == Self.thinkOpen ? .thinking : .calling
+                    state = marker == thinking?.open ? .thinking : .calling
                     continue
                 }
-                let hold = Self.markers.map { marker in
+                let hold = markers.map { marker in
                     (1..<marker.count).reversed().first { buffer.hasSuffix(marker.prefix($0)) } ?? 0
                 }.max() ?? 0
                 let cut = buffer.index(buffer.endIndex, offsetBy: -hold)
@@ -65,13 +71,14 @@ struct ResponseTextFilter {
     }
 
     /// Removes every think block from finished text (for transcript entries).
-    static func removingThinking(from text: String) -> String {
+    func removingThinking(from text: String) -> String {
+        guard let thinking else { return text.trimmingLeadingWhitespace() }
         var result = ""
         var rest = text[...]
         // only think blocks are removed here; a tool call is kept (it is parsed separately)
-        while let open = rest.range(of: thinkOpen) {
+        while let open = rest.range(of: thinking.open) {
             result += rest[..<open.lowerBound]
-            guard let close = rest[open.upperBound...].range(of: thinkClose) else { rest = ""; break }
+            guard let close = rest[open.upperBound...].range(of: thinking.close) else { rest = ""; break }
             rest = rest[close.upperBound...].drop { $0.isWhitespace }
         }
         result += rest

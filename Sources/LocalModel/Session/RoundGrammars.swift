@@ -5,21 +5,22 @@ struct RoundGrammars {
     let answer: Grammar?
     let answerOrToolCalls: Grammar?
 
-    init<Content>(tools: [ToolBox], prompt: Prompt, answer format: LanguageModelSession.AnswerFormat<Content>, maximumCalls: Int) async throws {
+    init<Content>(tools: [ToolBox], prompt: Prompt, answer format: LanguageModelSession.AnswerFormat<Content>,
+                   syntax: ToolCallSyntax, maximumCalls: Int) async throws {
         var signatures: [GrammarCompiler.ToolSignature] = []
         for tool in tools where await tool.isAvailable(for: prompt) {
             signatures.append(.init(name: tool.name, arguments: await tool.parameters(for: prompt)))
         }
         let compiler = GrammarCompiler()
         do {
-            toolCalls = signatures.isEmpty ? nil : try compiler.toolCallGrammar(for: signatures, maximumCalls: maximumCalls)
+            toolCalls = signatures.isEmpty ? nil : try compiler.toolCallGrammar(for: signatures, syntax: syntax, maximumCalls: maximumCalls)
         } catch {
             throw LanguageModelSession.GenerationError.invalidToolSchema(tool: tools.map(\.name).joined(separator: ", "), error)
         }
         do {
             answer = try format.schema.map { schema throws(SchemaError) in try compiler.grammar(for: schema) }
             answerOrToolCalls = try format.schema.flatMap { schema throws(SchemaError) in
-                signatures.isEmpty ? nil : try compiler.grammar(for: schema, orToolCalls: signatures, maximumCalls: maximumCalls)
+                signatures.isEmpty ? nil : try compiler.grammar(for: schema, orToolCalls: signatures, syntax: syntax, maximumCalls: maximumCalls)
             }
         } catch {
             throw LanguageModelSession.GenerationError.invalidGenerationSchema(type: format.typeName, error)

@@ -31,7 +31,7 @@ struct ToolBox: Sendable {
         return try await run(arguments)
     }
 
-    var definition: ToolCallFormat.ToolDefinition {
+    var definition: ToolDefinition {
         .init(name: name, description: description, parameters: includesSchemaInInstructions ? parameters.jsonSchema : nil)
     }
 }

@@ -19,7 +19,7 @@ struct BudgetCommand: Command {
     @Option(.context) var context: ContextWindow?
     @OptionGroup var data: DataOptions
     @OptionGroup var guide: GuideOptions
-    @Flag("think", help: "Count as for a Qwen3 model allowed to think.") var thinking: Bool
+    @Flag("think", help: "Count as for a thinking model (Qwen3) allowed to think.") var thinking: Bool
     @Flag("json", help: "Print the report as JSON.") var json: Bool
     @Argument("QUESTION", help: "The question to count (default: none, only the fixed parts).") var words: [String]
 

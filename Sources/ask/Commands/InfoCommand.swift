@@ -28,6 +28,8 @@ struct InfoCommand: Command {
             ("vocabulary", "\(info.vocabularySize.formatted()) tokens"),
             ("layers", "\(info.layerCount)"),
             ("template family", model.chatTemplate.name + (chatTemplate != nil ? " (--chat-template)" : info.chatTemplate == nil ? " (no template in the file)" : "")),
+            ("tool layout", Self.describe(model.chatTemplate.toolLayout)),
+            ("thinking", Self.describe(model.chatTemplate.toolLayout.thinking)),
             ("load time", String(format: "%.2f s", duration.seconds)),
         ]
         rows += BackendDevice.available.enumerated().map { offset, device in
@@ -40,6 +42,22 @@ struct InfoCommand: Command {
             Terminal.output((label.isEmpty ? "" : label + ":").padding(toLength: width + 2, withPad: " ", startingAt: 0) + value + "\n")
         }
         return 0
+    }
+}
+
+extension InfoCommand {
+    /// The layout's name and how its calls begin: `hermes (calls open with <tool_call>)`.
+    static func describe(_ layout: any ToolLayout) -> String {
+        let syntax = layout.callSyntax
+        let limit = syntax.maximumCallsPerRound.map { ", at most \($0) per round" } ?? ""
+        return "\(layout.name) (calls open with \(syntax.trigger)\(limit))"
+    }
+
+    /// Whether the family thinks, and its switch.
+    static func describe(_ thinking: ThinkingSyntax?) -> String {
+        guard let thinking else { return "not supported" }
+        guard let off = thinking.offSwitch else { return "\(thinking.open)…\(thinking.close) blocks hidden, no switch" }
+        return "supported, \(thinking.open)…\(thinking.close), off by default (\(off.trimmingCharacters(in: .whitespaces)); --think to allow)"
     }
 }
 

@@ -35,7 +35,7 @@ struct QuestionCommand: Command {
     var images: [String]
     @Option("max-tokens", .wholeNumber(atLeast: 1), help: "Most tokens per generation round (default: a quarter of the window, at most 512).")
     var maximumTokens: Int?
-    @Flag("think", help: "Let a Qwen3 model think before answering (costs tokens).") var thinking: Bool
+    @Flag("think", help: "Let a thinking model (Qwen3) think before answering (costs tokens).") var thinking: Bool
     @Flag("json", help: "Print one JSON object: answer, sources, trace, timings, tokens.") var json: Bool
     @Flag("trace", help: "Print the full transcript after the answer.") var trace: Bool
     @Argument("QUESTION", help: "The question (several words are joined); none opens the interactive prompt.") var words: [String]

@@ -1,0 +1,266 @@
+import Foundation
+
+/// How a model family spells a round of tool calls in its answer: the one description the
+/// grammar (what may be generated), the lazy trigger (when the grammar starts), the reader
+/// (what was called) and the repeat watch (when a round stops early) are all built from.
+///
+/// A round is `roundOpen`, one or more calls separated by `separator`, then `roundClose`. A
+/// call is `callOpen`, the tool's name and arguments in the family's form (`body`), then
+/// `callClose`. Hermes and Qwen write each call in its own tags; Mistral writes one JSON array
+/// after `[TOOL_CALLS]`; Llama 3 writes a bare JSON object; DeepSeek writes the name and the
+/// arguments between its own tokens.
+public struct ToolCallSyntax: Sendable, Hashable {
+    /// The form of one call between `callOpen` and `callClose`.
+    public enum Body: Sendable, Hashable {
+        /// `{"name": "<tool>", "<argumentsKey>": <arguments>}`; `identifier`, when set, is one
+        /// more member the family's calls carry (Mistral's nine-character `id`), as a GBNF
+        /// body for its value.
+        case jsonObject(argumentsKey: String, identifier: Identifier? = nil)
+        /// `<tool><separator><arguments>`: the name bare, then the arguments' JSON.
+        case nameThenArguments(separator: String)
+    }
+
+    /// A member the family's call objects carry besides the name and the arguments.
+    public struct Identifier: Sendable, Hashable {
+        /// The member's key (`"id"`).
+        public var key: String
+        /// The GBNF of the member's value, quotes included.
+        public var grammar: String
+    }
+
+    /// Text before the first call of a round ("" when each call stands alone).
+    public var roundOpen: String
+    public var callOpen: String
+    public var body: Body
+    public var callClose: String
+    /// Between two calls of one round.
+    public var separator: String
+    /// Text after the last call of a round.
+    public var roundClose: String
+    /// The text whose appearance means the model is calling: the lazy grammar's trigger (the
+    /// grammar's text starts with it), hidden from the visible answer, a stop for free answers.
+    public var trigger: String
+    /// The most calls a round may hold in this family (Llama 3's template writes one), on top
+    /// of `GenerationOptions.maximumToolCallsPerRound`.
+    public var maximumCallsPerRound: Int?
+
+    /// The delimiters of one call, when both exist: what lets generation stop right after a call
+    /// that repeats an earlier one (`RepeatedSpanStop`).
+    var repeatedSpanStop: RepeatedSpanStop? {
+        let open = callOpen.trimmingCharacters(in: .whitespacesAndNewlines)
+        let close = callClose.trimmingCharacters(in: .whitespacesAndNewlines)
+        return open.isEmpty || close.isEmpty ? nil : RepeatedSpanStop(open: open, close: close)
+    }
+
+    /// What ends a call, named in the error a cut-off call gets.
+    private var callEnd: String {
+        [callClose, roundClose].lazy.map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }.first { !$0.isEmpty } ?? "the end of the call"
+    }
+
+    // MARK: Writing
+
+    /// The canonical text of `calls` as a round (Python-style JSON, as Jinja's `tojson` writes
+    /// it): what a transcript written by hand or a template's rendering of the same calls holds.
+    /// A family whose calls carry an id gets the call's position, zero-padded to nine digits.
+    public func text(of calls: [(name: String, arguments: JSONValue)]) -> String {
+        roundOpen + calls.enumerated().map { position, call in
+            switch body {
+            case .jsonObject(let key, let identifier):
+                let id = identifier.map { ", " + JSONValue.quoted($0.key) + ": " + JSONValue.quoted(Self.paddedPosition(position + 1)) } ?? ""
+                return callOpen + "{\"name\": " + JSONValue.quoted(call.name) + ", " + JSONValue.quoted(key) + ": "
+                    + call.arguments.pythonStyleJSON() + id + "}" + callClose
+            case .nameThenArguments(let separator):
+                return callOpen + call.name + separator + call.arguments.pythonStyleJSON() + callClose
+            }
+        }.joined(separator: separator) + roundClose
+    }
+
+    private static func paddedPosition(_ position: Int) -> String {
+        let digits = String(position)
+        return String(repeating: "0", count: max(0, 9 - digits.count)) + digits
+    }
+
+    // MARK: Reading
+
+    /// A call the model wrote, or why it could not be read.
+    package enum ParsedCall: Sendable, Equatable {
+        case call(name: String, arguments: JSONValue)
+        case malformed(text: String, reason: String)
+    }
+
+    /// Every call in `text`, in order. An unterminated last call (the token limit cut it) is
+    /// dropped when complete calls precede it — they run, and the model is not confused by an
+    /// error about its own cut-off text — and reported as malformed otherwise.
+    package func parseCalls(in text: String) -> [ParsedCall] {
+        let round = read(text)
+        var calls = round.calls.map(\.parsed)
+        if calls.isEmpty, let cut = round.unterminated {
+            calls.append(.malformed(text: String(text[cut...]), reason: "the call was cut off before \(callEnd)"))
+        }
+        return calls
+    }
+
+    /// `text` without the complete calls at `positions` (0-based, in the order `parseCalls`
+    /// reads them): the text before the first call, the other calls joined by the separator,
+    /// and the text after the last unless it is blank.
+    package func removingCalls(at positions: Set<Int>, from text: String) -> String {
+        let calls = read(text).calls
+        guard !positions.isEmpty, let first = calls.first, let last = calls.last else { return text }
+        let kept = calls.enumerated().filter { !positions.contains($0.offset) }.map { text[$0.element.range] }
+        let rest = text[last.range.upperBound...]
+        return String(text[..<first.range.lowerBound]) + kept.joined(separator: separator) + (rest.allSatisfy(\.isWhitespace) ? "" : rest)
+    }
+
+    /// `text` up to the end of its last complete call, the round closed, when an unterminated
+    /// call follows it (what is re-rendered into the prompt); `text` itself otherwise.
+    package func trimmingIncompleteCall(_ text: String) -> String {
+        let round = read(text)
+        guard round.unterminated != nil, let last = round.calls.last else { return text }
+        return String(text[..<last.range.upperBound]) + roundClose
+    }
+
+    /// One call as read: what it says, and where it is (from its `callOpen` to its `callClose`).
+    private struct ReadCall {
+        var parsed: ParsedCall
+        var range: Range<String.Index>
+    }
+
+    /// The calls of `text`, and where an unterminated last call starts. Calls start at the
+    /// trigger. Calls in tags of their own may have text between them; the calls of a round
+    /// (Mistral's array) follow each other until the round closes; a bare call stands alone.
+    private func read(_ text: String) -> (calls: [ReadCall], unterminated: String.Index?) {
+        guard let start = text.range(of: trigger)?.lowerBound else { return ([], nil) }
+        var calls: [ReadCall] = []
+        var cursor = text[start...]
+        if !roundOpen.isEmpty {
+            guard let afterOpen = Self.skipping(roundOpen, in: cursor) else { return ([], Self.isPrefix(of: roundOpen, cursor) ? start : nil) }
+            cursor = afterOpen
+        }
+        let standalone = roundOpen.isEmpty && !callOpen.isEmpty
+        while true {
+            let callStart: String.Index
+            if standalone {
+                guard let open = cursor.range(of: Self.words(callOpen)[0]) else { return (calls, nil) }
+                callStart = open.lowerBound
+                guard let afterOpen = Self.skipping(callOpen, in: cursor[callStart...]) else {
+                    if Self.isPrefix(of: callOpen, cursor[callStart...]) { return (calls, callStart) }
+                    cursor = cursor[open.upperBound...]
+                    continue
+                }
+                cursor = afterOpen
+            } else {
+                cursor = cursor.drop(while: \.isWhitespace)
+                callStart = cursor.startIndex
+                if !callOpen.isEmpty {
+                    guard let afterOpen = Self.skipping(callOpen, in: cursor) else {
+                        return (calls, Self.isPrefix(of: callOpen, cursor) && !cursor.isEmpty ? callStart : nil)
+                    }
+                    cursor = afterOpen
+                }
+            }
+            switch readCall(from: cursor) {
+            case .complete(let parsed, let end):
+                calls.append(ReadCall(parsed: parsed, range: callStart..<end))
+                cursor = text[end...]
+            case .unterminated:
+                return (calls, callStart)
+            case .malformed(let bodyEnd, let resume, let reason):
+                let body = String(text[cursor.startIndex..<bodyEnd]).trimmingCharacters(in: .whitespacesAndNewlines)
+                calls.append(ReadCall(parsed: .malformed(text: body, reason: reason), range: callStart..<resume))
+                guard standalone, resume < text.endIndex else { return (calls, nil) }
+                cursor = text[resume...]
+                continue
+            }
+            if standalone { continue }
+            if roundOpen.isEmpty { return (calls, nil) }
+            // the round goes on after a separator (or, with none, at the next call's open)
+            if !Self.words(separator).isEmpty, let afterSeparator = Self.skipping(separator, in: cursor) {
+                cursor = afterSeparator
+            } else if Self.words(separator).isEmpty, !callOpen.isEmpty, Self.skipping(callOpen, in: cursor) != nil {
+                continue
+            } else {
+                return (calls, nil)
+            }
+        }
+    }
+
+    private enum CallReading {
+        case complete(ParsedCall, end: String.Index)
+        case unterminated
+        /// The body could not be read: its text ends at `bodyEnd`; reading goes on at `resume`.
+        case malformed(bodyEnd: String.Index, resume: String.Index, reason: String)
+    }
+
+    /// Reads one call's body and its `callClose` from the start of `text`.
+    private func readCall(from text: Substring) -> CallReading {
+        var rest = text
+        var name: String?
+        switch body {
+        case .nameThenArguments(let separator):
+            guard let cut = rest.range(of: separator) else { return closeOrCutOff(rest, reason: "the call has no \(separator) after its name") }
+            name = rest[..<cut.lowerBound].trimmingCharacters(in: .whitespacesAndNewlines)
+            rest = rest[cut.upperBound...]
+        case .jsonObject:
+            break
+        }
+        let value: JSONValue
+        do {
+            let read = try JSONValue.leadingValue(of: rest, duplicateKeys: .lastWins)
+            value = read.value
+            rest = rest[read.end...]
+        } catch {
+            return closeOrCutOff(rest, reason: "the call is not valid JSON: \(error)")
+        }
+        let parsed: ParsedCall
+        switch body {
+        case .nameThenArguments:
+            parsed = .call(name: name ?? "", arguments: value)
+        case .jsonObject(let key, _):
+            guard let called = value["name"]?.stringValue else {
+                return .malformed(bodyEnd: rest.startIndex, resume: Self.skipping(callClose, in: rest)?.startIndex ?? rest.startIndex,
+                                  reason: "the call has no \"name\" string")
+            }
+            parsed = .call(name: called, arguments: value[key] ?? .object([:]))
+        }
+        if let end = Self.skipping(callClose, in: rest) { return .complete(parsed, end: end.startIndex) }
+        return rest.allSatisfy(\.isWhitespace) || Self.isPrefix(of: callClose, rest)
+            ? .unterminated
+            : .malformed(bodyEnd: rest.startIndex, resume: rest.startIndex, reason: "expected \(callEnd) after the call")
+    }
+
+    /// A body that could not be read: cut off when nothing closes it, malformed up to its close
+    /// otherwise (reading goes on after it).
+    private func closeOrCutOff(_ rest: Substring, reason: String) -> CallReading {
+        let close = Self.words(callClose).first.flatMap { rest.range(of: $0) }
+        guard let close else {
+            return JSONValue(parsingPrefix: String(rest)) != nil || rest.allSatisfy(\.isWhitespace)
+                ? .unterminated : .malformed(bodyEnd: rest.endIndex, resume: rest.endIndex, reason: reason)
+        }
+        return .malformed(bodyEnd: close.lowerBound, resume: Self.skipping(callClose, in: rest[close.lowerBound...])?.startIndex ?? close.upperBound,
+                          reason: reason)
+    }
+
+    /// The whitespace-separated words of a delimiter: a model may write `[TOOL_CALLS][` for
+    /// `[TOOL_CALLS] [` or drop the newline after `<tool_call>`, so whitespace is never required.
+    private static func words(_ delimiter: String) -> [String] {
+        delimiter.split(whereSeparator: \.isWhitespace).map(String.init)
+    }
+
+    /// `text` after `delimiter` (whitespace before and inside it skipped), nil when `text` does
+    /// not start with it.
+    private static func skipping(_ delimiter: String, in text: Substring) -> Substring? {
+        var rest = text
+        for word in words(delimiter) {
+            rest = rest.drop(while: \.isWhitespace)
+            guard rest.hasPrefix(word) else { return nil }
+            rest = rest.dropFirst(word.count)
+        }
+        return rest
+    }
+
+    /// Whether `text` (whitespace aside) is the start of `delimiter`: a close the limit cut.
+    private static func isPrefix(of delimiter: String, _ text: Substring) -> Bool {
+        let written = text.filter { !$0.isWhitespace }
+        return words(delimiter).joined().hasPrefix(written)
+    }
+}
