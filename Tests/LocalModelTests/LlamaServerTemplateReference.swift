@@ -15,10 +15,12 @@ import LocalModel
 /// is a pipe only this process writes to: when the test process ends, however it ends, the
 /// servers end with it (no teardown hook needed, none missed after a crash).
 ///
-/// What llama-server does to the template's output, which a comparison must allow for: a
+/// What llama-server does around the template, which a comparison must allow for: a
 /// beginning-of-sequence token the template writes first (`{{ bos_token }}`) is taken off the
-/// prompt when the model adds one itself, and a `tool_calls` entry's `arguments` string is
-/// parsed into a JSON object before the template sees it.
+/// prompt, since the model's tokenizer adds it; a `tool_calls` entry's `arguments` reach the
+/// template as the JSON object they spell when the template can take one (Qwen's and Llama's
+/// then write it with spaces after `:` and `,`) and as the string given otherwise (DeepSeek's);
+/// Llama 3's date is today's unless `date_string` is given.
 ///
 /// `@unchecked Sendable`: its stored properties never change after `init`, and `Process` and
 /// `FileHandle` are only asked thread-safe things (wait, close).
