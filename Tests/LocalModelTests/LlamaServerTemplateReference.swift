@@ -13,7 +13,8 @@ import LocalModel
 /// One server per family, started on first use and shared by the tests of a run. Each server
 /// runs under a shell that kills it when its standard input reaches end of file, and that input
 /// is a pipe only this process writes to: when the test process ends, however it ends, the
-/// servers end with it (no teardown hook needed, none missed after a crash).
+/// servers end with it and their folders (log, template copy) are removed (no teardown hook
+/// needed, none missed after a crash).
 ///
 /// What llama-server does around the template, which a comparison must allow for: a
 /// beginning-of-sequence token the template writes first (`{{ bos_token }}`) is taken off the
@@ -89,10 +90,11 @@ final class LlamaServerTemplateReference: @unchecked Sendable {
         lifeline = pipe.fileHandleForWriting
         process = Process()
         process.executableURL = URL(fileURLWithPath: "/bin/sh")
-        // A background reader of the pipe kills the shell's process at end of file; the shell
-        // then becomes the server (same process id), so `process` is the server itself.
-        let script = #"exec 3<&0; (read _ <&3; kill -KILL $$ 2>/dev/null) </dev/null & exec "$@" </dev/null"#
-        process.arguments = ["-c", script, "sh", "/usr/bin/llama-server"] + arguments
+        // A background reader of the pipe kills the shell's process at end of file and removes
+        // the server's folder; the shell becomes the server (same process id), so `process` is
+        // the server itself.
+        let script = #"exec 3<&0; folder=$1; shift; (read _ <&3; kill -KILL $$ 2>/dev/null; rm -rf "$folder") </dev/null & exec "$@" </dev/null"#
+        process.arguments = ["-c", script, "sh", folder.path, "/usr/bin/llama-server"] + arguments
         process.standardInput = pipe
         process.standardOutput = log
         process.standardError = log

@@ -88,12 +88,14 @@ enum TinyFamilyModel {
             writer.appendTensor(block + "ffn_up.weight", dimensions: [embedding, feedForward], values: random(embedding * feedForward))
             writer.appendTensor(block + "ffn_down.weight", dimensions: [feedForward, embedding], values: random(feedForward * embedding))
         }
-        try writer.write(to: url)
+        try writer.data().write(to: url, options: .atomic)
     }
 
-    /// Every family's tiny model, written once per test run into one temporary folder.
+    /// Every family's tiny model, written once per test run. The folder is the same for every
+    /// run (nothing piles up in the temporary folder) and each file is replaced atomically, so
+    /// a run that overwrites it never disturbs another run reading it: the bytes are the same.
     static let files: [TemplateFamily: Result<URL, TinyFamilyModelError>] = {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("lantern-tiny-families-\(UUID().uuidString)")
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("lantern-tiny-families")
         var files: [TemplateFamily: Result<URL, TinyFamilyModelError>] = [:]
         for family in TemplateFamily.allCases {
             let url = folder.appendingPathComponent("tiny-\(family.rawValue).gguf")
