@@ -30,8 +30,9 @@ final class LlamaServerTemplateReference: @unchecked Sendable {
     let port: Int
     /// The server's stdout and stderr.
     let logURL: URL
+    /// Kept so that Foundation reaps the server when it ends.
     private let process: Process
-    /// The write end of the server's lifeline; closing it ends the server.
+    /// The write end of the server's lifeline: the server ends when it closes, with this process.
     private let lifeline: FileHandle
 
     /// How long starting a server (loading the tiny model) may take.
@@ -41,7 +42,7 @@ final class LlamaServerTemplateReference: @unchecked Sendable {
     static func shared(_ family: TemplateFamily) async throws(LlamaServerTemplateReferenceError) -> LlamaServerTemplateReference {
         let task = servers.withLock { servers in
             if let running = servers[family] { return running }
-            let starting = Task { try await LlamaServerTemplateReference(family: family) }
+            let starting = Task { try await LlamaServerTemplateReference(family: family, model: try TinyFamilyModel.url(family)) }
             servers[family] = starting
             return starting
         }
@@ -56,25 +57,26 @@ final class LlamaServerTemplateReference: @unchecked Sendable {
 
     private static let servers = Mutex<[TemplateFamily: Task<LlamaServerTemplateReference, any Error>]>([:])
 
-    private init(family: TemplateFamily) async throws(LlamaServerTemplateReferenceError) {
+    /// A server of its own on `model`, which should carry `family`'s template; `shared` is the
+    /// one to use, this is for a server that must fail.
+    init(family: TemplateFamily, model: URL) async throws(LlamaServerTemplateReferenceError) {
         self.family = family
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("lantern-llama-server-\(UUID().uuidString)")
-        logURL = folder.appendingPathComponent("llama-server-\(family.rawValue).log")
+        let logURL = folder.appendingPathComponent("llama-server-\(family.rawValue).log")
+        self.logURL = logURL
         func failure(_ reason: String) -> LlamaServerTemplateReferenceError {
-            .serverDidNotStart(family: family, reason: reason, log: (try? String(contentsOf: folder.appendingPathComponent("llama-server-\(family.rawValue).log"), encoding: .utf8)) ?? "")
+            .serverDidNotStart(family: family, reason: reason, log: (try? String(contentsOf: logURL, encoding: .utf8)) ?? "")
         }
-        let model: URL
         var arguments: [String]
         do {
-            model = try TinyFamilyModel.url(family)
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
             _ = FileManager.default.createFile(atPath: logURL.path, contents: nil)
             arguments = ["-m", model.path, "--host", "127.0.0.1", "--port", "0", "-t", "1", "-c", "1024", "-np", "1", "--jinja", "--no-webui"]
             let template = try family.template()
             if template.contains("\\\n") {
                 // llama.cpp's Jinja lexer rejects a backslash before a line break inside a string
-                // ("unknown escape character"); Python's Jinja drops the pair, so the server gets
-                // the template with them dropped, which renders as the model's own tooling does.
+                // ("unknown escape character"); Python's Jinja, which renders it for the model's
+                // own tokenizer, drops the pair, so the server gets the template with them dropped.
                 let file = folder.appendingPathComponent(family.fixtureName)
                 try template.replacingOccurrences(of: "\\\n", with: "").write(to: file, atomically: true, encoding: .utf8)
                 arguments += ["--chat-template-file", file.path]
@@ -108,9 +110,11 @@ final class LlamaServerTemplateReference: @unchecked Sendable {
         let deadline = ContinuousClock.now + Self.startupTimeout
         var listening: Int?
         while ContinuousClock.now < deadline {
-            guard process.isRunning else {
+            guard process.isRunning, !Self.hasEnded(process.processIdentifier) else {
+                // the error quotes the log before the lifeline's end removes it
+                let error = failure("llama-server exited while starting")
                 try? lifeline.close()
-                throw failure("llama-server exited with \(process.terminationStatus) while starting")
+                throw error
             }
             let text = (try? String(contentsOf: logURL, encoding: .utf8)) ?? ""
             if listening == nil, let range = text.range(of: "listening on http://127.0.0.1:") {
@@ -122,16 +126,9 @@ final class LlamaServerTemplateReference: @unchecked Sendable {
             }
             try? await Task.sleep(for: .milliseconds(50))
         }
+        let error = failure("llama-server did not answer /health within \(Self.startupTimeout)")
         try? lifeline.close()
-        throw failure("llama-server did not answer /health within \(Self.startupTimeout)")
-    }
-
-    deinit { stop() }
-
-    /// Ends the server now (it also ends with the test process).
-    func stop() {
-        try? lifeline.close()
-        process.waitUntilExit()
+        throw error
     }
 
     /// The prompt llama.cpp renders for `messages` (OpenAI chat messages) and `tools` (OpenAI
@@ -154,6 +151,14 @@ final class LlamaServerTemplateReference: @unchecked Sendable {
             throw .templateRejected(family: family, status: status, message: answer["error"]?["message"]?.stringValue ?? text)
         }
         return prompt
+    }
+
+    /// Whether process `pid` has ended. Under the test runner Foundation may leave an ended
+    /// child unreaped for a while (`isRunning` stays true), so its state is read from /proc.
+    private static func hasEnded(_ pid: Int32) -> Bool {
+        guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+              let afterName = stat.range(of: ") ", options: .backwards) else { return true }
+        return ["Z", "X"].contains(stat[afterName.upperBound...].prefix(1))
     }
 
     private var logTail: String {

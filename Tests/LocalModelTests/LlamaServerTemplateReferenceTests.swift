@@ -95,4 +95,20 @@ struct LlamaServerTemplateReferenceTests {
         let prompt = try await server.prompt(messages: Self.toolRound, tools: Self.tools, templateArguments: ["date_string": "26 Jul 2024"])
         #expect(prompt.contains("Today Date: 26 Jul 2024\n"), "\(prompt)")
     }
+
+    @Test func aServerThatCannotLoadItsModelSaysWhatItPrinted() async throws {
+        let folder = try TestModel.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let broken = folder.appendingPathComponent("no-tensors.gguf")
+        try GGUFWriter().write(to: broken)
+        let error = await #expect(throws: LlamaServerTemplateReferenceError.self) {
+            try await LlamaServerTemplateReference(family: .chatml, model: broken)
+        }
+        guard case .serverDidNotStart(_, let reason, let log) = error else {
+            Issue.record("not a failed start: \(String(describing: error))")
+            return
+        }
+        #expect(reason.contains("exited"), "\(reason)")
+        #expect(log.contains(broken.path), "\(log)")
+    }
 }
