@@ -11,6 +11,8 @@ struct GGUFWriter {
         case uint32(UInt32)
         case int32(Int32)
         case uint64(UInt64)
+        case float32(Float)
+        case bool(Bool)
         case string(String)
         /// An array of values of GGUF type `elementType`, written as they are (nested arrays
         /// are what a valid file never holds).
@@ -21,6 +23,8 @@ struct GGUFWriter {
             case .uint32: 4
             case .int32: 5
             case .uint64: 10
+            case .float32: 6
+            case .bool: 7
             case .string: 8
             case .array: 9
             }
@@ -37,8 +41,10 @@ struct GGUFWriter {
 
     var metadata: [(key: String, value: Value)] = [("general.architecture", .string("llama"))]
     var tensors: [Tensor] = []
-    /// Bytes of tensor data written after the header's padding.
+    /// Bytes of zeros written after the header's padding and `tensorData`.
     var dataSize = 0
+    /// Tensor data written after the header's padding, as `appendTensor` lays it out.
+    var tensorData = Data()
     /// The padding the writer uses (the file's own `general.alignment` may say otherwise).
     var padding = 32
 
@@ -60,8 +66,18 @@ struct GGUFWriter {
             Self.append(tensor.offset, to: &out)
         }
         if padding > 0, out.count % padding != 0 { out.append(Data(count: padding - out.count % padding)) }
+        out.append(tensorData)
         out.append(Data(count: dataSize))
         return out
+    }
+
+    /// Adds an F32 tensor holding `values` (dimensions innermost first, as ggml counts them),
+    /// its data aligned to the writer's padding.
+    mutating func appendTensor(_ name: String, dimensions: [Int], values: [Float]) {
+        let alignment = max(padding, 1)
+        if tensorData.count % alignment != 0 { tensorData.append(Data(count: alignment - tensorData.count % alignment)) }
+        tensors.append(Tensor(name: name, dimensions: dimensions.map(UInt64.init), type: 0, offset: UInt64(tensorData.count)))
+        values.map { $0.bitPattern.littleEndian }.withUnsafeBytes { tensorData.append(contentsOf: $0) }
     }
 
     func write(to url: URL) throws { try data().write(to: url) }
@@ -80,6 +96,8 @@ struct GGUFWriter {
         case .uint32(let number): append(number, to: &out)
         case .int32(let number): append(number, to: &out)
         case .uint64(let number): append(number, to: &out)
+        case .float32(let number): append(number.bitPattern, to: &out)
+        case .bool(let flag): append(UInt8(flag ? 1 : 0), to: &out)
         case .string(let text): append(text, to: &out)
         case .array(let elementType, let values):
             append(elementType, to: &out)
