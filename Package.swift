@@ -62,7 +62,7 @@ let package = Package(
         .executableTarget(name: "fuzz-html", dependencies: ["SearchIndex", "FuzzDriver"], path: "Fuzz/html", exclude: ["seeds"]),
 
         .testTarget(name: "TokenBudgetTests", dependencies: ["TokenBudget"]),
-        .testTarget(name: "LocalModelTests", dependencies: ["LocalModel"]),
+        .testTarget(name: "LocalModelTests", dependencies: ["LocalModel"], exclude: ["Fixtures"]),
         .testTarget(name: "SearchIndexTests", dependencies: ["SearchIndex"]),
         .testTarget(name: "EvaluationsTests", dependencies: ["Evaluations"]),
         .testTarget(name: "SearchToolTests", dependencies: ["SearchTool", "SearchIndex", "LocalModel"]),

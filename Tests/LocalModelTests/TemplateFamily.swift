@@ -24,12 +24,15 @@ enum TemplateFamily: String, CaseIterable, Sendable {
 
     /// The layout `ChatTemplate(template:architecture: "llama")` names for the template: the
     /// built-in llama.cpp's `llm_chat_detect_template` picks (written down from its source, not
-    /// from Lantern), or Lantern's own "chatml" for any template with `<|im_start|>`.
+    /// from Lantern), Lantern's own "chatml" for any template with `<|im_start|>`, or the Tekken
+    /// layout Lantern reads in a Mistral v7 template that writes no space after its markers.
     var detectedLayout: String {
         switch self {
         case .llama3: "llama3"
         case .mistralV3: "mistral-v3"
-        case .mistralV7: "mistral-v7"
+        // llama.cpp names v7 for any `[SYSTEM_PROMPT]`; Small 3.1 writes no space after its
+        // markers, which is llama.cpp's Tekken layout, and Lantern names that
+        case .mistralV7: "mistral-v7-tekken"
         // Phi-4-mini writes `<|assistant|>` and `<|end|>` like Phi-3; llama.cpp's "phi4" is
         // Phi-4 (14B)'s ChatML with `<|im_sep|>`.
         case .phi4Mini: "phi3"

@@ -66,7 +66,7 @@ public struct ChatTemplate: Sendable, Hashable {
         } else if template?.contains("<|im_start|>") ?? false || template == nil && architecture.hasPrefix("qwen") {
             self.init(family: .chatml)
         } else if let template, let name = Self.builtinName(matching: template) {
-            self.init(family: .builtin, name: name)
+            self.init(family: .builtin, name: Self.refined(name, template: template))
         } else if template == nil, let name = Self.layoutOfArchitecture.first(where: { architecture.hasPrefix($0.key) })?.value {
             self.init(family: .builtin, name: name)
         } else {
@@ -235,6 +235,13 @@ public struct ChatTemplate: Sendable, Hashable {
             if trim.leading || trim.trailing { result[role.rawValue] = trim }
         }
         return result
+    }
+
+    /// llama.cpp's detection names Mistral v7 for every template with `[SYSTEM_PROMPT]`, but
+    /// the templates that write no space after the markers (`'[INST]' + message['content']`,
+    /// Mistral Small 3.1's) are the Tekken layout, which llama.cpp has under its own name.
+    private static func refined(_ name: String, template: String) -> String {
+        name == "mistral-v7" && template.contains("'[INST]' + message") ? "mistral-v7-tekken" : name
     }
 
     /// The built-in layout that renders a probe conversation exactly as `template` does.

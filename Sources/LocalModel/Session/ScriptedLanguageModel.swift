@@ -13,10 +13,15 @@ package final class ScriptedLanguageModel: LanguageModel {
     package let pieceDelay: Duration
     package let chatTemplate: ChatTemplate
 
-    package init(_ outputs: [String], family: ChatTemplate.Family = .chatml, pieceDelay: Duration = .zero) {
+    package convenience init(_ outputs: [String], family: ChatTemplate.Family = .chatml, pieceDelay: Duration = .zero) {
+        self.init(outputs, chatTemplate: ChatTemplate(family: family), pieceDelay: pieceDelay)
+    }
+
+    /// A model of any layout (`ChatTemplate(named:)`, or a real model's template).
+    package init(_ outputs: [String], chatTemplate: ChatTemplate, pieceDelay: Duration = .zero) {
         self.script = Mutex(outputs)
         self.pieceDelay = pieceDelay
-        self.chatTemplate = ChatTemplate(family: family)
+        self.chatTemplate = chatTemplate
     }
 
     /// The prompts generated from so far, in order.

@@ -91,7 +91,9 @@ final class LlamaSampler {
         // A lazy grammar constrains nothing before its trigger, except the token that completes it.
         if let watch = triggerWatch { return validTriggering(chosen, watch: watch, logits: logits) }
         guard let grammar else { return chosen }
-        if keepsUTF8(chosen), LlamaGrammar.allows(grammar, chosen, logit: 1) { return grammarChecked(chosen) }
+        // allowed first: keepsUTF8 feeds a copy of the grammar, which llama.cpp aborts on once
+        // the grammar is complete
+        if LlamaGrammar.allows(grammar, chosen, logit: 1), keepsUTF8(chosen) { return grammarChecked(chosen) }
         if let bestCandidates {
             fillCandidates(logits)
             if let token = greedyAmongBest(grammar, bestCandidates) { return grammarChecked(token) }
@@ -123,13 +125,13 @@ final class LlamaSampler {
             }
         }
         guard let best else {
-            if let end = model.endOfSequence ?? model.endOfTurn, keepsUTF8(end), LlamaGrammar.allows(grammar, end, logit: 0) { return end }
+            if let end = model.endOfSequence ?? model.endOfTurn, LlamaGrammar.allows(grammar, end, logit: 0), keepsUTF8(end) { return end }
             if unscored > 0 {
                 throw .noTokenAllowed(reason: "the model scores every token the grammar allows as NaN, so its weights are damaged; download the model again and check its sha256")
             }
             throw .noTokenAllowed(reason: "the grammar allows no token of this model's vocabulary here; check the grammar, or the schema it was compiled from")
         }
-        if let token = select(chain, in: &candidates)?.token, keepsUTF8(token), LlamaGrammar.allows(grammar, token, logit: 1) { return token }
+        if let token = select(chain, in: &candidates)?.token, LlamaGrammar.allows(grammar, token, logit: 1), keepsUTF8(token) { return token }
         return best.token
     }
 

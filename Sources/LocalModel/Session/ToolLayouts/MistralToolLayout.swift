@@ -6,33 +6,45 @@
 /// template's instructions for several calls.
 ///
 /// The definitions move with the last user message, as the template has them, so a new
-/// question re-reads the prompt from the previous one's definitions on.
+/// question re-reads the prompt from the previous one's definitions on. v3's template also
+/// writes the system message into that last user message; with tools Lantern does too (without
+/// them, plain turns are llama.cpp's, which puts it in the first).
 public struct MistralToolLayout: ToolLayout {
     public let name: String
     public let thinking: ThinkingSyntax? = nil
-    /// Whether the system prompt opens with the template's instructions for parallel calls (v7).
-    let writesParallelCallPrompt: Bool
+    /// v7: the system prompt opens with the template's instructions for parallel calls, and
+    /// the system message stays in its own `[SYSTEM_PROMPT]` turn.
+    let isV7: Bool
     public var callSyntax: ToolCallSyntax { .mistral }
 
     /// Mistral v3's layout (7B v0.3, Nemo).
-    public static let v3 = MistralToolLayout(name: "mistral-v3", writesParallelCallPrompt: false)
+    public static let v3 = MistralToolLayout(name: "mistral-v3", isV7: false)
     /// Mistral v7's layout (Small 3.1).
-    public static let v7 = MistralToolLayout(name: "mistral-v7", writesParallelCallPrompt: true)
+    public static let v7 = MistralToolLayout(name: "mistral-v7", isV7: true)
 
+    /// v7 with tools: the template's parallel-call instructions, then the instructions with
+    /// nothing between them (the template's `"\<newline>\<newline>"` is two line
+    /// continuations in a Jinja string, so nothing).
     public func systemText(instructions: String, tools: [ToolDefinition]) -> String {
-        guard writesParallelCallPrompt, !tools.isEmpty else { return instructions }
-        return Self.parallelCallPrompt + "\n\n" + instructions
+        guard isV7, !tools.isEmpty else { return instructions }
+        return Self.parallelCallPrompt + instructions
     }
 
     public func turns(_ messages: [ChatMessage], tools: [ToolDefinition]) -> [ChatTurn] {
         let lastUser = tools.isEmpty ? nil : messages.lastIndex { $0.role == .user }
+        let movedSystem = isV7 || lastUser == nil ? nil : messages.first { $0.role == .system }
         var turns: [ChatTurn] = []
         var callIDs: [String] = []
         for (index, message) in messages.enumerated() {
             switch message.role {
+            case .system where movedSystem != nil:
+                continue
             case .user where index == lastUser:
                 turns.append(ChatTurn(role: nil, content: RenderedPrompt(Self.availableTools(tools), parsesSpecialTokens: true)))
-                turns.append(ChatTurn(role: "user", message))
+                var content = RenderedPrompt()
+                if let movedSystem { content.append(movedSystem.content + "\n\n", parsesSpecialTokens: movedSystem.parsesSpecialTokens) }
+                content.append(message.content, parsesSpecialTokens: message.parsesSpecialTokens)
+                turns.append(ChatTurn(role: "user", content: content, parsesSpecialTokens: message.parsesSpecialTokens))
             case .assistant where message.content.contains(ToolCallSyntax.mistral.trigger):
                 // the model's own call text, ids included; the results answer them in order
                 callIDs = Self.callIDs(in: message.content)
