@@ -25,7 +25,9 @@ func check(_ syntax: ToolCallSyntax, on text: String, size: Int) {
     check(syntax.trimmingIncompleteCall(prose) == prose, "text without calls was trimmed", prose)
 
     let arguments = (try? JSONValue(parsing: text)) ?? .object(["text": .string(text)])
-    let name = String(text.prefix(16)).filter { !$0.isWhitespace }
+    // a name written bare (DeepSeek) is an identifier; a quoted one may hold anything
+    var name = String(text.prefix(16)).filter { !$0.isWhitespace }
+    if case .nameThenArguments = syntax.body { name = name.filter { $0.isLetter || $0.isNumber || $0 == "_" } }
     let call = syntax.text(of: [(name, arguments)])
     check(syntax.parseCalls(in: prose + call) == [.call(name: name, arguments: arguments)], "the call did not read back", prose + call)
     if syntax.roundOpen.isEmpty {

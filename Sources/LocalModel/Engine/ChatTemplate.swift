@@ -89,6 +89,9 @@ public struct ChatTemplate: Sendable, Hashable {
         "llama3": Llama3ToolLayout(),
         "mistral-v3": MistralToolLayout.v3, "mistral-v3-tekken": MistralToolLayout.v3,
         "mistral-v7": MistralToolLayout.v7, "mistral-v7-tekken": MistralToolLayout.v7,
+        "phi3": Phi4ToolLayout(),
+        "granite": GraniteToolLayout(),
+        "deepseek3": DeepSeekToolLayout(),
     ]
 
     /// One of each layout Lantern writes (Hermes first): what the fuzz targets and tests go over.

@@ -197,7 +197,11 @@ public struct ToolCallSyntax: Sendable, Hashable {
         var name: String?
         switch body {
         case .nameThenArguments(let separator):
-            guard let cut = rest.range(of: separator) else { return closeOrCutOff(rest, reason: "the call has no \(separator) after its name") }
+            guard let cut = rest.range(of: separator) else {
+                // no separator yet: cut off while writing the name, unless the call closes
+                let closes = Self.words(callClose).first.map { rest.range(of: $0) != nil } ?? false
+                return closes ? closeOrCutOff(rest, reason: "the call has no \(separator) after its name") : .unterminated
+            }
             name = rest[..<cut.lowerBound].trimmingCharacters(in: .whitespacesAndNewlines)
             rest = rest[cut.upperBound...]
         case .jsonObject:
