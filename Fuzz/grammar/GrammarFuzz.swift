@@ -1,7 +1,8 @@
 // Fuzz target: a JSON Schema becomes a GenerationSchema, and the GBNF compiler's grammars (plain
 // and tool call) are accepted by llama.cpp's own grammar parser; then random walks through each
 // grammar, llama.cpp deciding every byte, must end in text that fits the schema: a JSON value
-// the schema validates, and tool calls that parse and whose arguments it validates. Bad schemas
+// the schema validates, and tool calls (in one family's call syntax, chosen per input) that
+// parse and whose arguments it validates. Bad schemas
 // throw typed errors. FuzzDriver runs it under libFuzzer (scripts/fuzz.sh) or replays files given
 // as arguments.
 import Foundation
@@ -21,8 +22,10 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
             return refusal(of: value, by: schema)
         }
     }
-    for syntax in ChatTemplate.toolLayoutsInUse.map(\.callSyntax) {
-        guard let grammar = try? compiler.toolCallGrammar(for: [.init(name: "fuzz_tool", arguments: schema)], syntax: syntax) else { continue }
+    // the schema's tool-call grammar in one family's call syntax, a different one per input
+    let layouts = ChatTemplate.toolLayoutsInUse
+    let syntax = layouts[Int(random.next() % UInt64(layouts.count))].callSyntax
+    if let grammar = try? compiler.toolCallGrammar(for: [.init(name: "fuzz_tool", arguments: schema)], syntax: syntax) {
         walk(grammar, schemaText: text, random: &random) { output in
             let calls = syntax.parseCalls(in: output)
             if calls.isEmpty { return "it holds no call" }

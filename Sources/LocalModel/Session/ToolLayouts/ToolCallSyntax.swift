@@ -95,7 +95,7 @@ public struct ToolCallSyntax: Sendable, Hashable {
         let round = read(text)
         var calls = round.calls.map(\.parsed)
         if calls.isEmpty, let cut = round.unterminated {
-            calls.append(.malformed(text: String(text[cut...]), reason: "the call was cut off before \(callEnd)"))
+            calls.append(.malformed(text: String(Self.slice(text[...], from: cut)), reason: "the call was cut off before \(callEnd)"))
         }
         return calls
     }
@@ -106,9 +106,9 @@ public struct ToolCallSyntax: Sendable, Hashable {
     package func removingCalls(at positions: Set<Int>, from text: String) -> String {
         let calls = read(text).calls
         guard !positions.isEmpty, let first = calls.first, let last = calls.last else { return text }
-        let kept = calls.enumerated().filter { !positions.contains($0.offset) }.map { text[$0.element.range] }
-        let rest = text[last.range.upperBound...]
-        return String(text[..<first.range.lowerBound]) + kept.joined(separator: separator) + (rest.allSatisfy(\.isWhitespace) ? "" : rest)
+        let kept = calls.enumerated().filter { !positions.contains($0.offset) }.map { Self.slice(text[...], $0.element.range) }
+        let rest = Self.slice(text[...], from: last.range.upperBound)
+        return String(Self.slice(text[...], text.startIndex..<first.range.lowerBound)) + kept.joined(separator: separator) + (rest.allSatisfy(\.isWhitespace) ? "" : rest)
     }
 
     /// `text` up to the end of its last complete call, the round closed, when an unterminated
@@ -116,7 +116,7 @@ public struct ToolCallSyntax: Sendable, Hashable {
     package func trimmingIncompleteCall(_ text: String) -> String {
         let round = read(text)
         guard round.unterminated != nil, let last = round.calls.last else { return text }
-        return String(text[..<last.range.upperBound]) + roundClose
+        return String(Self.slice(text[...], text.startIndex..<last.range.upperBound)) + roundClose
     }
 
     /// One call as read: what it says, and where it is (from its `callOpen` to its `callClose`).
@@ -129,9 +129,9 @@ public struct ToolCallSyntax: Sendable, Hashable {
     /// trigger. Calls in tags of their own may have text between them; the calls of a round
     /// (Mistral's array) follow each other until the round closes; a bare call stands alone.
     private func read(_ text: String) -> (calls: [ReadCall], unterminated: String.Index?) {
-        guard let start = text.range(of: trigger)?.lowerBound else { return ([], nil) }
+        guard let start = Self.find(trigger, in: text[...])?.lowerBound else { return ([], nil) }
         var calls: [ReadCall] = []
-        var cursor = text[start...]
+        var cursor = Self.slice(text[...], from: start)
         if !roundOpen.isEmpty {
             guard let afterOpen = Self.skipping(roundOpen, in: cursor) else { return ([], Self.isPrefix(of: roundOpen, cursor) ? start : nil) }
             cursor = afterOpen
@@ -140,16 +140,16 @@ public struct ToolCallSyntax: Sendable, Hashable {
         while true {
             let callStart: String.Index
             if standalone {
-                guard let open = cursor.range(of: Self.words(callOpen)[0]) else { return (calls, nil) }
+                guard let open = Self.find(Self.words(callOpen)[0], in: cursor) else { return (calls, nil) }
                 callStart = open.lowerBound
-                guard let afterOpen = Self.skipping(callOpen, in: cursor[callStart...]) else {
-                    if Self.isPrefix(of: callOpen, cursor[callStart...]) { return (calls, callStart) }
-                    cursor = cursor[open.upperBound...]
+                guard let afterOpen = Self.skipping(callOpen, in: Self.slice(cursor, from: callStart)) else {
+                    if Self.isPrefix(of: callOpen, Self.slice(cursor, from: callStart)) { return (calls, callStart) }
+                    cursor = Self.slice(cursor, from: open.upperBound)
                     continue
                 }
                 cursor = afterOpen
             } else {
-                cursor = cursor.drop(while: \.isWhitespace)
+                cursor = Self.droppingWhitespace(cursor)
                 callStart = cursor.startIndex
                 if !callOpen.isEmpty {
                     guard let afterOpen = Self.skipping(callOpen, in: cursor) else {
@@ -161,14 +161,14 @@ public struct ToolCallSyntax: Sendable, Hashable {
             switch readCall(from: cursor) {
             case .complete(let parsed, let end):
                 calls.append(ReadCall(parsed: parsed, range: callStart..<end))
-                cursor = text[end...]
+                cursor = Self.slice(text[...], from: end)
             case .unterminated:
                 return (calls, callStart)
             case .malformed(let bodyEnd, let resume, let reason):
-                let body = String(text[cursor.startIndex..<bodyEnd]).trimmingCharacters(in: .whitespacesAndNewlines)
+                let body = String(Self.slice(text[...], cursor.startIndex..<bodyEnd)).trimmingCharacters(in: .whitespacesAndNewlines)
                 calls.append(ReadCall(parsed: .malformed(text: body, reason: reason), range: callStart..<resume))
                 guard standalone, resume < text.endIndex else { return (calls, nil) }
-                cursor = text[resume...]
+                cursor = Self.slice(text[...], from: resume)
                 continue
             }
             if standalone { continue }
@@ -197,13 +197,13 @@ public struct ToolCallSyntax: Sendable, Hashable {
         var name: String?
         switch body {
         case .nameThenArguments(let separator):
-            guard let cut = rest.range(of: separator) else {
+            guard let cut = Self.find(separator, in: rest) else {
                 // no separator yet: cut off while writing the name, unless the call closes
-                let closes = Self.words(callClose).first.map { rest.range(of: $0) != nil } ?? false
+                let closes = Self.words(callClose).first.map { Self.find($0, in: rest) != nil } ?? false
                 return closes ? closeOrCutOff(rest, reason: "the call has no \(separator) after its name") : .unterminated
             }
-            name = rest[..<cut.lowerBound].trimmingCharacters(in: .whitespacesAndNewlines)
-            rest = rest[cut.upperBound...]
+            name = Self.slice(rest, rest.startIndex..<cut.lowerBound).trimmingCharacters(in: .whitespacesAndNewlines)
+            rest = Self.slice(rest, from: cut.upperBound)
         case .jsonObject:
             break
         }
@@ -211,7 +211,7 @@ public struct ToolCallSyntax: Sendable, Hashable {
         do {
             let read = try JSONValue.leadingValue(of: rest, duplicateKeys: .lastWins)
             value = read.value
-            rest = rest[read.end...]
+            rest = Self.slice(rest, from: read.end)
         } catch {
             return closeOrCutOff(rest, reason: "the call is not valid JSON: \(error)")
         }
@@ -235,12 +235,12 @@ public struct ToolCallSyntax: Sendable, Hashable {
     /// A body that could not be read: cut off when nothing closes it, malformed up to its close
     /// otherwise (reading goes on after it).
     private func closeOrCutOff(_ rest: Substring, reason: String) -> CallReading {
-        let close = Self.words(callClose).first.flatMap { rest.range(of: $0) }
+        let close = Self.words(callClose).first.flatMap { Self.find($0, in: rest) }
         guard let close else {
             return JSONValue(parsingPrefix: String(rest)) != nil || rest.allSatisfy(\.isWhitespace)
                 ? .unterminated : .malformed(bodyEnd: rest.endIndex, resume: rest.endIndex, reason: reason)
         }
-        return .malformed(bodyEnd: close.lowerBound, resume: Self.skipping(callClose, in: rest[close.lowerBound...])?.startIndex ?? close.upperBound,
+        return .malformed(bodyEnd: close.lowerBound, resume: Self.skipping(callClose, in: Self.slice(rest, from: close.lowerBound))?.startIndex ?? close.upperBound,
                           reason: reason)
     }
 
@@ -255,11 +255,34 @@ public struct ToolCallSyntax: Sendable, Hashable {
     private static func skipping(_ delimiter: String, in text: Substring) -> Substring? {
         var rest = text
         for word in words(delimiter) {
-            rest = rest.drop(while: \.isWhitespace)
-            guard rest.hasPrefix(word) else { return nil }
-            rest = rest.dropFirst(word.count)
+            rest = droppingWhitespace(rest)
+            guard rest.unicodeScalars.starts(with: word.unicodeScalars) else { return nil }
+            rest = Substring(rest.unicodeScalars.dropFirst(word.unicodeScalars.count))
         }
         return rest
+    }
+
+    // Delimiters are matched, and text is cut, by Unicode scalars: a combining mark right after
+    // a delimiter (a bare name that starts with one) joins its last character, so neither
+    // Character comparison nor an index rounded to a Character would see the delimiter.
+
+    /// Where `word` first occurs in `text`, by scalars.
+    private static func find(_ word: String, in text: Substring) -> Range<String.Index>? {
+        text.unicodeScalars.firstRange(of: word.unicodeScalars)
+    }
+
+    /// `text` from `start` (a scalar boundary) on.
+    private static func slice(_ text: Substring, from start: String.Index) -> Substring {
+        Substring(text.unicodeScalars[start...])
+    }
+
+    /// The scalars of `text` in `range`.
+    private static func slice(_ text: Substring, _ range: Range<String.Index>) -> Substring {
+        Substring(text.unicodeScalars[range])
+    }
+
+    private static func droppingWhitespace(_ text: Substring) -> Substring {
+        Substring(text.unicodeScalars.drop { $0.properties.isWhitespace })
     }
 
     /// Whether `text` (whitespace aside) is the start of `delimiter`: a close the limit cut.
