@@ -124,6 +124,13 @@ import Testing
         let named = try AskProcess().run(["info", "--chat-template", "gemma"])
         #expect(named.status == 0, "\(named.stderr)")
         #expect(named.stdout.contains("template family:") && named.stdout.contains("gemma (--chat-template)"), "\(named.stdout)")
+        // each layout says how its family writes calls and whether it thinks
+        let llama = try AskProcess().run(["info", "--chat-template", "llama3"])
+        #expect(llama.stdout.contains("tool layout:") && llama.stdout.contains("llama3-json (calls open with {\"name\", at most 1 per round)"),
+                "\(llama.stdout)")
+        #expect(llama.stdout.contains("thinking:") && llama.stdout.contains("not supported"), "\(llama.stdout)")
+        let qwen = try AskProcess().run(["info", "--chat-template", "qwen3"])
+        #expect(qwen.stdout.contains("hermes (calls open with <tool_call>)") && qwen.stdout.contains("/no_think"), "\(qwen.stdout)")
         let unknown = try AskProcess().run(["info", "--chat-template", "gemma9"])
         #expect(unknown.status != 0)
         #expect(unknown.stderr.contains("no chat template named 'gemma9'") && unknown.stderr.contains("llama3"), "\(unknown.stderr)")
