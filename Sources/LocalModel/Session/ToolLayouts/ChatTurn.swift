@@ -19,4 +19,13 @@ public struct ChatTurn: Sendable, Hashable {
         content.append(message.content, parsesSpecialTokens: message.parsesSpecialTokens)
         self.init(role: role, content: content, parsesSpecialTokens: message.parsesSpecialTokens)
     }
+
+    /// Text of the layout's own between turns: `content` (one message's) between two pieces
+    /// of markup, as a result in Mistral's `[TOOL_RESULTS]` or DeepSeek's output tokens.
+    public static func markup(_ open: String, _ content: String, parsesSpecialTokens: Bool, _ close: String) -> ChatTurn {
+        var prompt = RenderedPrompt(open, parsesSpecialTokens: true)
+        prompt.append(content, parsesSpecialTokens: parsesSpecialTokens)
+        prompt.appendMarkup(close)
+        return ChatTurn(role: nil, content: prompt)
+    }
 }

@@ -29,10 +29,7 @@ public struct DeepSeekToolLayout: ToolLayout {
     public func turns(_ messages: [ChatMessage], tools: [ToolDefinition]) -> [ChatTurn] {
         messages.map { message in
             guard message.role == .tool else { return ChatTurn(role: message.role.rawValue, message) }
-            var content = RenderedPrompt("<｜tool▁output▁begin｜>", parsesSpecialTokens: true)
-            content.append(message.content, parsesSpecialTokens: message.parsesSpecialTokens)
-            content.appendMarkup("<｜tool▁output▁end｜>")
-            return ChatTurn(role: nil, content: content)
+            return .markup("<｜tool▁output▁begin｜>", message.content, parsesSpecialTokens: message.parsesSpecialTokens, "<｜tool▁output▁end｜>")
         }
     }
 }

@@ -51,10 +51,8 @@ public struct MistralToolLayout: ToolLayout {
                 turns.append(ChatTurn(role: nil, content: RenderedPrompt(message.content + "</s>", parsesSpecialTokens: true)))
             case .tool:
                 let id = callIDs.isEmpty ? String(repeating: "0", count: 9) : callIDs.removeFirst()
-                var content = RenderedPrompt("[TOOL_RESULTS] {\"content\": ", parsesSpecialTokens: true)
-                content.append(message.content, parsesSpecialTokens: message.parsesSpecialTokens)
-                content.appendMarkup(", \"call_id\": \"\(id)\"}[/TOOL_RESULTS]")
-                turns.append(ChatTurn(role: nil, content: content))
+                turns.append(.markup("[TOOL_RESULTS] {\"content\": ", message.content, parsesSpecialTokens: message.parsesSpecialTokens,
+                                     ", \"call_id\": \"\(id)\"}[/TOOL_RESULTS]"))
             default:
                 turns.append(ChatTurn(role: message.role.rawValue, message))
             }

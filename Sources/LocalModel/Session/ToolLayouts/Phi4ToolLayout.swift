@@ -24,10 +24,7 @@ public struct Phi4ToolLayout: ToolLayout {
     public func turns(_ messages: [ChatMessage], tools: [ToolDefinition]) -> [ChatTurn] {
         messages.map { message in
             guard message.role == .tool else { return ChatTurn(role: message.role.rawValue, message) }
-            var content = RenderedPrompt("<|tool_response|>", parsesSpecialTokens: true)
-            content.append(JSONValue.string(message.content).jsonString, parsesSpecialTokens: message.parsesSpecialTokens)
-            content.appendMarkup("<|end|>")
-            return ChatTurn(role: nil, content: content)
+            return .markup("<|tool_response|>", JSONValue.string(message.content).jsonString, parsesSpecialTokens: message.parsesSpecialTokens, "<|end|>")
         }
     }
 }
