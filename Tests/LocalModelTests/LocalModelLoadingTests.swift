@@ -15,7 +15,7 @@ struct LocalModelLoadingTests {
         #expect(model.info.vocabularySize == 49152)
         #expect(model.info.chatTemplate?.contains("<|im_start|>") == true)
         #expect(model.info.templateFamily == .chatml)
-        #expect(!model.info.isQwen3)
+        #expect(model.chatTemplate.toolLayout.thinking?.offSwitch == nil)
         #expect(model.info.specialTokens.endOfSequence != nil)
     }
 

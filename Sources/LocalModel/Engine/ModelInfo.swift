@@ -23,9 +23,6 @@ public struct ModelInfo: Sendable, Hashable {
         public let endOfTurn: Token?
     }
 
-    /// Qwen3 models think before answering unless told `/no_think`; the session needs to know.
-    public var isQwen3: Bool { architecture.hasPrefix("qwen3") }
-
     /// The prompt layout the model was trained on, from its template (see `ChatTemplate`).
     public var templateFamily: ChatTemplate.Family { ChatTemplate.Family(template: chatTemplate, architecture: architecture) }
 }
