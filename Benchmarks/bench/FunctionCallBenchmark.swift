@@ -31,7 +31,8 @@ enum FunctionCallBenchmark {
         let evaluation = FunctionCallEvaluation(model: model, configuration: .init(maximumResponseTokens: maximumResponseTokens, contextWindow: window))
 
         var ours: [FunctionCallResult] = [], theirs: [FunctionCallResult] = []
-        var samePromptLength = 0, truncated = 0
+        var samePromptLength = 0
+        var peerInvalid: [String] = []
         for (number, functionCallCase) in cases.enumerated() {
             let prefix = "bench: calls case \(number + 1)/\(cases.count) \(functionCallCase.id)"
             let lantern = await lanternResult(functionCallCase, evaluation: evaluation)
@@ -42,12 +43,12 @@ enum FunctionCallBenchmark {
                 continue
             }
             theirs.append(peer.result)
-            if peer.truncated { truncated += 1 }
+            if let reason = peer.invalidReason { peerInvalid.append("\(functionCallCase.id) (\(reason))") }
             if peer.result.tokens.prompt == lantern.tokens.prompt { samePromptLength += 1 }
             FileHandle.standardError.write(Data("\(prefix), llama-server: \(line(peer.result))\n".utf8))
         }
         return report(ours: FunctionCallReport(results: ours), theirs: FunctionCallReport(results: theirs), window: window,
-                      environment: environment, samePromptLength: samePromptLength, truncated: truncated)
+                      environment: environment, samePromptLength: samePromptLength, peerInvalid: peerInvalid)
     }
 
     // MARK: The two sides
@@ -65,11 +66,11 @@ enum FunctionCallBenchmark {
         }
     }
 
-    /// The peer's result and whether the reply stopped at the token cap; nil when the case
-    /// cannot be asked with Lantern's prompt (Lantern refused one of its schemas, so it has no
-    /// tool definitions to write).
+    /// The peer's result and, when its call is not valid, why; nil when the case cannot be
+    /// asked with Lantern's prompt (Lantern refused one of its schemas, so it has no tool
+    /// definitions to write).
     static func peerResult(_ functionCallCase: FunctionCallCase, evaluation: FunctionCallEvaluation,
-                           server: LlamaServer) async -> (result: FunctionCallResult, truncated: Bool)? {
+                           server: LlamaServer) async -> (result: FunctionCallResult, invalidReason: String?)? {
         guard let tools = try? functionCallCase.tools.map({ definition throws(SchemaError) in
             try DynamicTool(name: definition.name, description: definition.description, jsonSchema: definition.parameters)
         }) else { return nil }
@@ -78,31 +79,35 @@ enum FunctionCallBenchmark {
         let messages: [JSONValue] = [["role": "system", "content": .string(systemPrompt)],
                                      ["role": "user", "content": .string(functionCallCase.question)]]
         var result = FunctionCallResult(caseID: functionCallCase.id)
-        var truncated = false
         let start = ContinuousClock.now
         do {
             let reply = try await server.chat(messages: messages, tools: [], maxTokens: maximumResponseTokens,
                                               responseFormat: forcedCall(functionCallCase.tools), timeout: caseTimeout)
             result.latency = Latency(total: (ContinuousClock.now - start).seconds)
             result.tokens = TokenCounts(prompt: reply.promptTokens, cached: reply.cachedTokens, generated: reply.completionTokens)
-            truncated = reply.finishReason == "length"
             result.attemptedCalls = 1
             let call = try? JSONValue(parsing: reply.content)
             guard let name = call?["name"]?.stringValue, let arguments = call?["arguments"] else {
                 result.mismatch = "not a call: \(reply.content.prefix(80))"
-                return (result, truncated)
+                return (result, reply.finishReason == "length" ? "stopped at the cap" : "not a name and arguments object")
             }
             result.calledFunctions = [name]
-            if let tool = tools.first(where: { $0.name == name }), (try? tool.parameters.validate(arguments)) != nil { result.validCalls = 1 }
             result.score(firstCall: (name, arguments), against: functionCallCase.calls)
+            guard let tool = tools.first(where: { $0.name == name }) else { return (result, "no tool named \(name)") }
+            do {
+                try tool.parameters.validate(arguments, rootName: "arguments")
+                result.validCalls = 1
+            } catch {
+                return (result, error.description)
+            }
         } catch let error as LlamaServer.ErrorReply where error.status == 400 {
-            result.schemaError = "llama-server refused the request: \(error.body.prefix(200))"
+            result.schemaError = "llama-server refused the request: \(error.body.prefix(300))"
         } catch {
             result.latency = Latency(total: (ContinuousClock.now - start).seconds)
             result.error = String(describing: error)
             result.score(firstCall: nil, against: functionCallCase.calls)
         }
-        return (result, truncated)
+        return (result, nil)
     }
 
     /// The `response_format` a client sends to force one call among `tools`: a JSON schema, any
@@ -128,7 +133,7 @@ enum FunctionCallBenchmark {
     private static func percent(_ value: Double?) -> Double { 100 * (value ?? .nan) }
 
     private static func report(ours: FunctionCallReport, theirs: FunctionCallReport, window: ContextWindow,
-                               environment: BenchmarkEnvironment, samePromptLength: Int, truncated: Int) -> SectionReport {
+                               environment: BenchmarkEnvironment, samePromptLength: Int, peerInvalid: [String]) -> SectionReport {
         let latency = Sample(ours.results.filter(\.schemasConverted).map(\.latency.total))
         let reference = Sample(theirs.results.filter(\.schemasConverted).map(\.latency.total))
         func count(_ part: Int, _ whole: Int) -> String { "\(part) of \(whole)" }
@@ -204,12 +209,14 @@ enum FunctionCallBenchmark {
         notes.append([
             "Scoring: both sides' first call through `FunctionCallScorer` (name, required arguments, acceptable values, numbers ",
             "by value); valid = parsed and validating against the tool's schema as Lantern reads it. A reply the peer cut at ",
-            "the cap or that is not a `{\"name\", \"arguments\"}` object counts as an attempted, invalid call",
-            truncated > 0 ? " (\(truncated) peer replies stopped at the cap)" : "",
-            "; a 400 from llama-server counts as a schema it did not convert.",
+            "the cap or that is not a `{\"name\", \"arguments\"}` object counts as an attempted, invalid call; a 400 from ",
+            "llama-server counts as a schema it did not convert.",
+            peerInvalid.isEmpty ? "" : " The peer's invalid calls: " + peerInvalid.joined(separator: "; ") + ".",
         ].joined())
         notes.append(table.joined(separator: "\n"))
         notes.append("Goals (issue 30): " + goals.joined(separator: "; ") + ".")
+        let refused = theirs.results.compactMap { result in result.schemaError.map { "\(result.caseID): \($0)" } }
+        if !refused.isEmpty { notes.append("Schemas the peer refused: " + refused.joined(separator: "; ")) }
         if theirs.cases < ours.cases {
             notes.append("\(ours.cases - theirs.cases) cases were not asked of the peer: Lantern refused one of their schemas, so there was no shared prompt to send.")
         }
