@@ -10,6 +10,7 @@ enum BenchmarkSection: String, CaseIterable, Sendable {
     case e2e
     case memory
     case evaluation
+    case calls
     case reliability
 
     /// Runs the section; `--quick` sizes come from the environment.
@@ -34,6 +35,8 @@ enum BenchmarkSection: String, CaseIterable, Sendable {
             try await MemoryBenchmark.run(environment)
         case .evaluation:
             try await EvaluationBenchmark.run(environment)
+        case .calls:
+            try await FunctionCallBenchmark.run(environment)
         case .reliability:
             try await ReliabilityBenchmark.run(environment)
         }

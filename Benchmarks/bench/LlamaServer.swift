@@ -91,14 +91,25 @@ final class LlamaServer: @unchecked Sendable {
         var assistantMessage: JSONValue
     }
 
+    /// An answer with an error status: a 400 is a request the server refused (a JSON schema it
+    /// cannot turn into a grammar, for one), anything else a failure.
+    struct ErrorReply: Error, CustomStringConvertible {
+        var status: Int
+        var body: String
+        var description: String { "llama-server answered \(status): \(body.prefix(300))" }
+    }
+
     /// One request to /v1/chat/completions; throws when the server does not answer within
     /// `timeout` seconds, answers with an error status, or answers with something unreadable.
-    func chat(messages: [JSONValue], tools: [JSONValue], maxTokens: Int, toolChoice: String = "auto", timeout: Double) async throws -> Reply {
+    /// `responseFormat` is OpenAI's `response_format` (e.g. a JSON schema the reply must follow).
+    func chat(messages: [JSONValue], tools: [JSONValue], maxTokens: Int, toolChoice: String = "auto", responseFormat: JSONValue? = nil,
+              timeout: Double) async throws -> Reply {
         var body: JSONObject = ["messages": .array(messages), "max_tokens": .int(maxTokens), "temperature": 0, "stream": false]
         if !tools.isEmpty {
             body["tools"] = .array(tools)
             body["tool_choice"] = .string(toolChoice)
         }
+        if let responseFormat { body["response_format"] = responseFormat }
         let response: LocalHTTP.Response
         do {
             response = try await LocalHTTP.request(port: port, method: "POST", path: "/v1/chat/completions",
@@ -112,9 +123,7 @@ final class LlamaServer: @unchecked Sendable {
             throw BenchmarkFailure("the chat request to llama-server failed: \(error)")
         }
         let text = String(decoding: response.body, as: UTF8.self)
-        guard response.status == 200 else {
-            throw BenchmarkFailure("llama-server answered \(response.status): \(text.prefix(300))")
-        }
+        guard response.status == 200 else { throw ErrorReply(status: response.status, body: text) }
         let json: JSONValue
         do {
             json = try JSONValue(parsing: text)

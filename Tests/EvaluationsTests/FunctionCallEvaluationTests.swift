@@ -44,6 +44,22 @@ struct FunctionCallEvaluationTests {
         #expect(table.contains("AST accuracy (first call right): 1 of 3 (33.3%)"))
     }
 
+    /// Tokens are the call round's alone: the answer round the session runs after the canned
+    /// result is not counted. The scripted model generates one token per four characters and
+    /// counts a prompt the same way, so both rounds' figures are known and differ.
+    @Test func measuresTheCallRoundOnly() async throws {
+        let call = Self.call("Lyon"), answer = "It is sunny in Lyon today, with a light wind from the west."
+        let model = ScriptedLanguageModel([call, answer])
+        let result = await FunctionCallEvaluation(model: model).run(Self.weatherCase)
+
+        try #require(model.prompts.count == 2, "the answer round ran")
+        #expect(result.error == nil && result.rightCall)
+        #expect(result.tokens.generated == (call.count + 3) / 4)
+        #expect(result.tokens.prompt == (model.prompts[0].count + 3) / 4)
+        #expect(result.latency.total > 0)
+        #expect(FunctionCallReport(results: [result]).table().contains("the call round only"))
+    }
+
     /// Two shipped cases with the default model, greedy. Only what Lantern guarantees is
     /// checked: every call made is valid against its schema (the grammar writes it), the run
     /// ends with a result per case, and the report's counts add up. Whether the model picks the

@@ -18,6 +18,7 @@ import Testing
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.stdout.contains("schemas converted: 2 of 2"), "\(result.stdout)")
         #expect(result.stdout.contains("valid calls: 2 of 2"), "\(result.stdout)")
+        #expect(result.stdout.contains("tokens and time: the call round only"), "\(result.stdout)")
         #expect(FileManager.default.fileExists(atPath: folder.url.appendingPathComponent("report.json").path))
     }
 

@@ -60,8 +60,10 @@ public struct FunctionCallEvaluation: Sendable {
             }
         }
         // One round: the calls are what is scored, and `.required` then relaxes so the model
-        // closes its turn after the canned results instead of calling again.
-        let session = LanguageModelSession(model: model, tools: tools, instructions: configuration.instructions,
+        // closes its turn after the canned results instead of calling again. The meter tells
+        // that call round apart from the answer round, which is not measured.
+        let meter = RoundMeter(model)
+        let session = LanguageModelSession(model: meter, tools: tools, instructions: configuration.instructions,
                                            contextWindow: configuration.contextWindow, maximumToolRounds: 1)
         let options = GenerationOptions(sampling: configuration.seed.map { .random(top: 40, seed: $0) },
                                         maximumResponseTokens: configuration.maximumResponseTokens, toolCallingMode: .required)
@@ -69,26 +71,25 @@ public struct FunctionCallEvaluation: Sendable {
         let entries: [Transcript.Entry]
         var result = FunctionCallResult(caseID: functionCallCase.id)
         do {
-            let response = try await session.respond(to: functionCallCase.question, options: options)
-            entries = Array(response.transcriptEntries)
-            result.latency = Latency(total: ContinuousClock.now - start, usage: response.usage)
-            result.tokens = TokenCounts(response.usage)
+            entries = Array(try await session.respond(to: functionCallCase.question, options: options).transcriptEntries)
         } catch {
             entries = Array(session.transcript)
-            result.latency = Latency(total: (ContinuousClock.now - start).seconds)
             result.error = String(describing: error)
+        }
+        if let callRound = meter.rounds.first {
+            let summary = callRound.summary
+            result.latency = Latency(total: (callRound.end - start).seconds, prefill: summary.prefillDuration.seconds,
+                                     decode: summary.generationDuration.seconds)
+            result.tokens = TokenCounts(prompt: summary.promptTokens, cached: summary.reusedTokens, generated: summary.generatedTokens)
+        } else {
+            // the response failed before its first round finished: only the time is known
+            result.latency = Latency(total: (ContinuousClock.now - start).seconds)
         }
         let log = ToolCallLog(entries: entries, schemas: Dictionary(tools.map { ($0.name, $0.parameters) }) { first, _ in first })
         result.calledFunctions = log.calls.map(\.toolName)
         result.attemptedCalls = log.attemptedCount
         result.validCalls = log.validCount
-        if let first = log.calls.first {
-            let mismatch = FunctionCallScorer().mismatch(toolName: first.toolName, arguments: first.arguments, against: functionCallCase.calls)
-            result.rightCall = mismatch == nil
-            result.mismatch = mismatch?.description
-        } else {
-            result.mismatch = "no call"
-        }
+        result.score(firstCall: log.calls.first.map { ($0.toolName, $0.arguments) }, against: functionCallCase.calls)
         return result
     }
 }

@@ -34,8 +34,9 @@ public struct FunctionCallReport: Sendable, Hashable, Codable {
 
     /// Medians over the cases that ran (a refused schema has nothing to measure).
     public var medianCalls: Double? { Self.median(ran.map { Double($0.attemptedCalls) }) }
+    /// Tokens generated in the call round (`FunctionCallResult.tokens`).
     public var medianGeneratedTokens: Double? { Self.median(ran.map { Double($0.tokens.generated) }) }
-    /// Wall clock per case, in seconds.
+    /// Wall clock per case up to the end of the call round, in seconds.
     public var medianLatency: Double? { Self.median(ran.map(\.latency.total)) }
 
     private var ran: [FunctionCallResult] { results.filter(\.schemasConverted) }
@@ -83,6 +84,8 @@ public struct FunctionCallReport: Sendable, Hashable, Codable {
             "exactly one call: \(singleCallCases) of \(cases) (\(Percent(exactlyOneRate)))",
             "median per case: \(measure(medianCalls, "%.1f")) calls, \(measure(medianGeneratedTokens, "%.0f")) generated tokens, "
                 + "\(measure(medianLatency, "%.2f")) s" + (failedCases > 0 ? "; \(failedCases) responses failed" : ""),
+            "tokens and time: the call round only, from the prompt to the end of the round that wrote the calls "
+                + "(the answer round after the canned results is not counted)",
         ]
         return (lines + [""] + summary).joined(separator: "\n")
     }

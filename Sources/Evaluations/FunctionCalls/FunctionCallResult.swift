@@ -1,3 +1,5 @@
+import LocalModel
+
 /// What one function-calling case produced: whether its schemas converted, the calls the model
 /// made, whether they were valid and right, and what the response cost.
 public struct FunctionCallResult: Sendable, Hashable, Codable {
@@ -17,10 +19,12 @@ public struct FunctionCallResult: Sendable, Hashable, Codable {
     public var rightCall: Bool
     /// Why the first call is not acceptable (or "no call"); nil when it is.
     public var mismatch: String?
-    /// The whole response: the call round and the closing round in which the model reads the
-    /// canned results and answers, since a session cannot yet end a response after its calls.
+    /// The call round alone: the first generation round, the one `.required` makes write the
+    /// calls. The round after it, in which the model reads the canned results and answers, is
+    /// not counted, so the figure is the work a peer does when it stops at the call.
     public var tokens: TokenCounts
-    /// The whole response, as `tokens`.
+    /// The call round, as `tokens`: from the prompt to the end of the round that wrote the calls
+    /// (the prompt's rendering, the budget check and the grammar included).
     public var latency: Latency
 
     public init(caseID: String, schemaError: String? = nil, error: String? = nil, calledFunctions: [String] = [],
@@ -36,6 +40,20 @@ public struct FunctionCallResult: Sendable, Hashable, Codable {
         self.mismatch = mismatch
         self.tokens = tokens
         self.latency = latency
+    }
+
+    /// Sets `rightCall` and `mismatch` from the first call made (nil when none was), scored
+    /// with `FunctionCallScorer` against the case's acceptable `calls`. One place, so Lantern's
+    /// calls and a peer's are scored alike.
+    public mutating func score(firstCall: (toolName: String, arguments: JSONValue)?, against calls: [FunctionCallCase.ExpectedCall]) {
+        guard let firstCall else {
+            rightCall = false
+            mismatch = "no call"
+            return
+        }
+        let found = FunctionCallScorer().mismatch(toolName: firstCall.toolName, arguments: firstCall.arguments, against: calls)
+        rightCall = found == nil
+        mismatch = found?.description
     }
 
     /// Whether every tool schema of the case converted (and the case ran).
