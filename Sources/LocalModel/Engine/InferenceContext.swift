@@ -16,10 +16,15 @@ public struct GenerationParameters: Sendable, Hashable {
     /// Whether an end-of-generation token ends the output. Benchmarks turn this off to
     /// generate an exact number of tokens, as `llama-bench` does.
     public var stopsAtEndOfGeneration: Bool
+    /// Text the output must begin with because the grammar leaves no choice there (a call's
+    /// `<tool_call>\n{"name": "search", "arguments": ` when one tool is required). Its tokens
+    /// are decoded in the prompt's batch instead of one forward pass each, fed to the grammar,
+    /// and emitted as the output's start. Generated normally when the grammar refuses them.
+    public var forcedPrefix: String
 
     public init(sampling: SamplingOptions = .greedy, maximumTokens: Int = 512, stopStrings: [String] = [],
                 grammar: GrammarConstraint? = nil, repeatedSpanStop: RepeatedSpanStop? = nil, renderSpecialTokens: Bool = true,
-                stopsAtEndOfGeneration: Bool = true) {
+                stopsAtEndOfGeneration: Bool = true, forcedPrefix: String = "") {
         self.sampling = sampling
         self.maximumTokens = maximumTokens
         self.stopStrings = stopStrings
@@ -27,6 +32,7 @@ public struct GenerationParameters: Sendable, Hashable {
         self.repeatedSpanStop = repeatedSpanStop
         self.renderSpecialTokens = renderSpecialTokens
         self.stopsAtEndOfGeneration = stopsAtEndOfGeneration
+        self.forcedPrefix = forcedPrefix
     }
 }
 
@@ -54,8 +60,11 @@ public struct GenerationSummary: Sendable, Hashable {
     public var promptTokens: Int
     /// Prompt tokens that were already in the KV cache and were not decoded again.
     public var reusedTokens: Int
+    /// Tokens of the output, `forcedTokens` included.
     public var generatedTokens: Int
-    /// Time spent decoding the new part of the prompt.
+    /// Of `generatedTokens`, those of `GenerationParameters.forcedPrefix`, decoded with the prompt.
+    public var forcedTokens: Int = 0
+    /// Time spent decoding the new part of the prompt (and the forced prefix).
     public var prefillDuration: Duration
     /// Time from the end of prefill to the end of generation.
     public var generationDuration: Duration
@@ -170,9 +179,10 @@ public actor InferenceContext {
 
     private func run(prompt: [Token], parameters: GenerationParameters, emit: (String) -> Void) throws(LocalModelError) -> GenerationSummary {
         let start = ContinuousClock.now
-        let reused = try ingest(prompt, keepLastForLogits: true)
-        let prefillEnd = ContinuousClock.now
         let sampler = try LlamaSampler(model: model.handle, options: parameters.sampling, grammar: parameters.grammar)
+        let forced = try forcedTokens(parameters, sampler: sampler, after: prompt.count)
+        let reused = try ingest(prompt + forced, keepLastForLogits: true)
+        let prefillEnd = ContinuousClock.now
         var assembler = GeneratedTextAssembler(stopStrings: parameters.stopStrings)
         var repeatWatch = parameters.repeatedSpanStop.map(RepeatedSpanStop.Watch.init)
         var firstText: ContinuousClock.Instant?
@@ -185,7 +195,19 @@ public actor InferenceContext {
             emit(text)
         }
 
-        while generated < parameters.maximumTokens {
+        for token in forced {
+            try sampler.accept(token)
+            generated += 1
+            let (text, stop) = assembler.append(model.handle.pieceBytes(token, renderSpecial: parameters.renderSpecialTokens))
+            send(text)
+            _ = repeatWatch?.repeats(after: text)
+            if let stop {
+                stopReason = .stopString(stop)
+                break
+            }
+        }
+
+        while stopReason == .maximumTokens && generated < parameters.maximumTokens {
             if Task.isCancelled { throw .cancelled }
             if cachedTokens.count >= size { stopReason = .contextFull; break }
             let token = try sampler.sample(from: context)
@@ -207,9 +229,18 @@ public actor InferenceContext {
         if case .stopString = stopReason {} else { send(assembler.finish()) }
         let end = ContinuousClock.now
         return GenerationSummary(
-            stopReason: stopReason, promptTokens: prompt.count, reusedTokens: reused, generatedTokens: generated,
+            stopReason: stopReason, promptTokens: prompt.count, reusedTokens: reused, generatedTokens: generated, forcedTokens: forced.count,
             prefillDuration: prefillEnd - start, generationDuration: end - prefillEnd,
             timeToFirstToken: firstText.map { $0 - start })
+    }
+
+    /// The tokens of the forced prefix when the grammar takes every one of them and they fit
+    /// the window and the token limit; none otherwise (the prefix is then generated as usual).
+    private func forcedTokens(_ parameters: GenerationParameters, sampler: LlamaSampler, after promptCount: Int) throws(LocalModelError) -> [Token] {
+        guard !parameters.forcedPrefix.isEmpty else { return [] }
+        let tokens = try model.tokenizer.tokenize(parameters.forcedPrefix, addSpecial: false, parseSpecial: true)
+        guard tokens.count < parameters.maximumTokens, promptCount + tokens.count < size, sampler.accepts(tokens) else { return [] }
+        return tokens
     }
 
     /// Brings the cache to hold exactly `tokens`, decoding only what differs from what it

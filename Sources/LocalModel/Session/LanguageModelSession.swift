@@ -269,7 +269,8 @@ public final class LanguageModelSession: Sendable {
             sampling: options.samplingOptions, maximumTokens: maximumTokens(options),
             stopStrings: [model.chatTemplate.endOfTurn] + (progress.mode == .disallowed && answer.schema == nil ? [callSyntax.trigger] : []),
             grammar: grammar(for: progress.mode, progress.grammars),
-            repeatedSpanStop: progress.mode != .disallowed && repeatedToolCallPolicy == .reuseEarlierOutput ? progress.ledger.generationStop : nil)
+            repeatedSpanStop: progress.mode != .disallowed && repeatedToolCallPolicy == .reuseEarlierOutput ? progress.ledger.generationStop : nil,
+            forcedPrefix: forcedPrefix(for: progress))
         var filter = ResponseTextFilter(layout: model.chatTemplate.toolLayout)
         var raw = ""
         let contentStart = progress.content.count
@@ -297,6 +298,15 @@ public final class LanguageModelSession: Sendable {
                                     answer: AnswerFormat<Content>) -> [ToolCallSyntax.ParsedCall] {
         let isCallRound = mode != .disallowed && (answer.schema == nil || round.text.hasPrefix(callSyntax.trigger))
         return isCallRound ? callSyntax.parseCalls(in: round.raw) : []
+    }
+
+    /// What a `.required` round must start with (the call's opening, and the tool's name when
+    /// there is one tool), which the engine then decodes with the prompt instead of token by
+    /// token; nothing when the round may think first or may answer.
+    private func forcedPrefix(for progress: ResponseProgress) -> String {
+        guard progress.mode == .required, !progress.grammars.toolNames.isEmpty,
+              !(isThinkingEnabled && model.chatTemplate.toolLayout.thinking != nil) else { return "" }
+        return callSyntax.forcedPrefix(toolNames: progress.grammars.toolNames)
     }
 
     /// `callingTools`: runs the round's calls and records them with their outputs, then chooses

@@ -19,6 +19,9 @@ extension LanguageModelSession {
         /// Of those, tokens found in the KV cache and not decoded again.
         public var cachedTokens = 0
         public var generatedTokens = 0
+        /// Of those, the text a grammar forced (a required call's opening), decoded in the
+        /// prompt's batch rather than one token at a time.
+        public var forcedTokens = 0
         public var prefillDuration = Duration.zero
         public var decodeDuration = Duration.zero
         /// Time inside tool calls.
@@ -32,6 +35,7 @@ extension LanguageModelSession {
             promptTokens += summary.promptTokens
             cachedTokens += summary.reusedTokens
             generatedTokens += summary.generatedTokens
+            forcedTokens += summary.forcedTokens
             prefillDuration += summary.prefillDuration
             decodeDuration += summary.generationDuration
             rounds += 1

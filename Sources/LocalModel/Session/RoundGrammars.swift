@@ -4,6 +4,8 @@ struct RoundGrammars {
     let toolCalls: Grammar?
     let answer: Grammar?
     let answerOrToolCalls: Grammar?
+    /// The tools available for this prompt, by name.
+    let toolNames: [String]
 
     init<Content>(tools: [ToolBox], prompt: Prompt, answer format: LanguageModelSession.AnswerFormat<Content>,
                    syntax: ToolCallSyntax, maximumCalls: Int) async throws {
@@ -11,6 +13,7 @@ struct RoundGrammars {
         for tool in tools where await tool.isAvailable(for: prompt) {
             signatures.append(.init(name: tool.name, arguments: await tool.parameters(for: prompt)))
         }
+        toolNames = signatures.map(\.name)
         let compiler = GrammarCompiler()
         do {
             toolCalls = signatures.isEmpty ? nil : try compiler.toolCallGrammar(for: signatures, syntax: syntax, maximumCalls: maximumCalls)

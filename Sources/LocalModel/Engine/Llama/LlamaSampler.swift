@@ -179,6 +179,19 @@ final class LlamaSampler {
 
 
 
+    /// Whether the active grammar takes `tokens` one after another from where it is now (always,
+    /// without a grammar; never while a lazy grammar waits for its trigger). Nothing is fed.
+    func accepts(_ tokens: [Token]) -> Bool {
+        guard let grammar else { return true }
+        guard triggerWatch == nil, let copy = llama_sampler_clone(grammar) else { return false }
+        defer { llama_sampler_free(copy) }
+        for token in tokens {
+            guard LlamaGrammar.allows(copy, token, logit: 1) else { return false }
+            llama_sampler_accept(copy, token)
+        }
+        return true
+    }
+
     /// Feeds the chosen token to the chain's state (penalties) and to the grammar. The one place
     /// a generated token reaches llama.cpp's grammar: one it rejects is refused here with
     /// `.noTokenAllowed`, never handed over (llama.cpp would abort the process).

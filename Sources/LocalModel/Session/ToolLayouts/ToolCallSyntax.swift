@@ -80,6 +80,19 @@ public struct ToolCallSyntax: Sendable, Hashable {
         return String(repeating: "0", count: max(0, 9 - digits.count)) + digits
     }
 
+    /// The text every round of calls starts with, where the grammar leaves the model no choice:
+    /// the round's and the first call's opening and, when `toolNames` holds one tool, its name
+    /// up to the arguments. The engine decodes it with the prompt (`GenerationParameters.forcedPrefix`).
+    public func forcedPrefix(toolNames: [String]) -> String {
+        let single = toolNames.count == 1 ? toolNames[0] : nil
+        switch body {
+        case .jsonObject(let key, _):
+            return roundOpen + callOpen + "{\"name\": " + (single.map { JSONValue.quoted($0) + ", " + JSONValue.quoted(key) + ": " } ?? "")
+        case .nameThenArguments(let separator):
+            return roundOpen + callOpen + (single.map { $0 + separator } ?? "")
+        }
+    }
+
     // MARK: Reading
 
     /// A call the model wrote, or why it could not be read.
