@@ -27,7 +27,8 @@ struct ForcedPrefixTests {
         let prefix = ToolCallSyntax.hermes.forcedPrefix(toolNames: ["locker_code"])
         let (text, summary) = try await generate(forcing: prefix)
         let tokens = try TestModel.shared().tokenizer.tokenize(prefix, parseSpecial: true)
-        #expect(summary.forcedTokens == tokens.count && summary.forcedTokens > 0, "\(summary)")
+        // all but the last token, which the model writes itself
+        #expect(summary.forcedTokens == tokens.count - 1 && summary.forcedTokens > 0, "\(summary)")
         #expect(summary.generatedTokens > summary.forcedTokens)
         #expect(text.hasPrefix(prefix), "\(text)")
         let calls = ToolCallSyntax.hermes.parseCalls(in: text)

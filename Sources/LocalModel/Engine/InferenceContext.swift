@@ -236,9 +236,12 @@ public actor InferenceContext {
 
     /// The tokens of the forced prefix when the grammar takes every one of them and they fit
     /// the window and the token limit; none otherwise (the prefix is then generated as usual).
+    /// The prefix's last token is left to the model: the text may end where the model would
+    /// write one token across the cut (`": ` then `{` as ` {`), and a boundary it did not
+    /// choose changes what it writes next.
     private func forcedTokens(_ parameters: GenerationParameters, sampler: LlamaSampler, after promptCount: Int) throws(LocalModelError) -> [Token] {
         guard !parameters.forcedPrefix.isEmpty else { return [] }
-        let tokens = try model.tokenizer.tokenize(parameters.forcedPrefix, addSpecial: false, parseSpecial: true)
+        let tokens = Array(try model.tokenizer.tokenize(parameters.forcedPrefix, addSpecial: false, parseSpecial: true).dropLast())
         guard tokens.count < parameters.maximumTokens, promptCount + tokens.count < size, sampler.accepts(tokens) else { return [] }
         return tokens
     }
