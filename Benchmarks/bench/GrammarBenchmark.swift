@@ -34,35 +34,21 @@ enum GrammarBenchmark {
         ])),
     ]
 
-    /// The ChatML prompt a session would send: Hermes-style tool definitions in the system turn.
+    /// The prompt a session would send, in the model's own chat and tool layout.
     static func prompt(_ model: LocalModel, question: String) -> String {
-        let definitions = tools.map { tool -> String in
-            let function: JSONValue = ["name": .string(tool.name), "description": .string(tool.description), "parameters": tool.arguments.jsonSchema]
-            return (["type": "function", "function": function] as JSONValue).jsonString
-        }
-        let system = """
-            You help hikers with their own notes. Search before answering; quote dates exactly.
-
-            # Tools
-
-            You are provided with function signatures within <tools></tools> XML tags:
-            <tools>
-            \(definitions.joined(separator: "\n"))
-            </tools>
-
-            For each function call, return a json object with function name and arguments within <tool_call></tool_call> XML tags:
-            <tool_call>
-            {"name": <function-name>, "arguments": <args-json-object>}
-            </tool_call>
-            """
-        return ChatTemplate(family: .chatml).render([ChatMessage(.system, system), ChatMessage(.user, question)])
+        let definitions = tools.map { ToolDefinition(name: $0.name, description: $0.description, parameters: $0.arguments.jsonSchema) }
+        let instructions = "You help hikers with their own notes. Search before answering; quote dates exactly."
+        let template = model.chatTemplate
+        return template.render([ChatMessage(.system, template.systemText(instructions: instructions, tools: definitions, thinking: false)),
+                                ChatMessage(.user, question)], tools: definitions, thinking: false)
     }
 
     static func grammarOverhead(_ environment: BenchmarkEnvironment, repetitions: Int) async throws -> SectionReport {
         let model = try LocalModel(contentsOf: environment.modelURL, configuration: environment.modelConfiguration)
         let context = try model.makeContext(window: .k4)
         let text = prompt(model, question: "When did I last hike the Alpine Loop? Search my trail notes since 2023.")
-        let grammar = try GrammarCompiler().toolCallGrammar(for: tools.map { .init(name: $0.name, arguments: $0.arguments) }, maximumCalls: 1)
+        let grammar = try GrammarCompiler().toolCallGrammar(for: tools.map { .init(name: $0.name, arguments: $0.arguments) },
+                                                            syntax: model.chatTemplate.toolLayout.callSyntax, maximumCalls: 1)
         let constraint = GrammarConstraint(gbnf: grammar.gbnf, root: grammar.root)   // as toolCallingMode .required
 
         func generate(_ parameters: GenerationParameters) async throws -> (GenerationSummary, String) {
