@@ -153,7 +153,7 @@ public struct ToolCallSyntax: Sendable, Hashable {
         while true {
             let callStart: String.Index
             if standalone {
-                guard let open = Self.find(Self.words(callOpen)[0], in: cursor) else { return (calls, nil) }
+                guard let openWord = Self.words(callOpen).first, let open = Self.find(openWord, in: cursor) else { return (calls, nil) }
                 callStart = open.lowerBound
                 guard let afterOpen = Self.skipping(callOpen, in: Self.slice(cursor, from: callStart)) else {
                     if Self.isPrefix(of: callOpen, Self.slice(cursor, from: callStart)) { return (calls, callStart) }
