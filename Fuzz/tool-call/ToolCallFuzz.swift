@@ -19,8 +19,7 @@ func check(_ syntax: ToolCallSyntax, on text: String, size: Int) {
     let trigger = syntax.trigger
     check(syntax.removingCalls(at: [], from: text) == text, "removing no call changed the text", text)
 
-    var prose = text
-    while prose.contains(trigger) { prose = prose.replacingOccurrences(of: trigger, with: "") }
+    let prose = removingEvery(trigger, from: text)
     check(syntax.parseCalls(in: prose).isEmpty, "a call found in text without \(trigger)", prose)
     check(syntax.trimmingIncompleteCall(prose) == prose, "text without calls was trimmed", prose)
 
@@ -41,6 +40,17 @@ func check(_ syntax: ToolCallSyntax, on text: String, size: Int) {
     let cut = syntax.text(of: [second]).dropLast(syntax.roundClose.count) + syntax.separator + String(call.dropFirst(syntax.roundOpen.count).prefix(syntax.callOpen.count + 4))
     check(syntax.trimmingIncompleteCall(prose + cut) == prose + syntax.text(of: [second]),
           "a cut-off call after a complete one was not trimmed", prose + cut)
+}
+
+/// `text` with every occurrence of `word` removed, by Unicode scalars as the reader matches
+/// (a combining mark after `word` joins its last Character, which Character search would miss).
+func removingEvery(_ word: String, from text: String) -> String {
+    var scalars = Array(text.unicodeScalars)
+    let target = Array(word.unicodeScalars)
+    while let range = scalars.firstRange(of: target) { scalars.removeSubrange(range) }
+    var result = String.UnicodeScalarView()
+    result.append(contentsOf: scalars)
+    return String(result)
 }
 
 /// A property of the input, reported as a crash when broken.
