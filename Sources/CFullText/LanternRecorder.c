@@ -654,3 +654,25 @@ int lantern_single_token(sqlite3 *db, const char *text, int length, char *output
     tokenizer.xDelete(instance);
     return rc == SQLITE_OK && single.tokens == 1 ? single.length : -1;
 }
+
+typedef struct { lantern_token_visitor visit; void *context; } Visiting;
+
+static int visitToken(void *context, int flags, const char *token, int length, int start, int end) {
+    Visiting *visiting = context;
+    if (flags & FTS5_TOKEN_COLOCATED) return SQLITE_OK;
+    return visiting->visit(visiting->context, token, length, start, end);
+}
+
+int lantern_tokenize(sqlite3 *db, const char *text, int length, lantern_token_visitor visit, void *context) {
+    fts5_api *api = ftsApi(db);
+    void *userData;
+    fts5_tokenizer tokenizer;
+    if (!api || api->xFindTokenizer(api, "lantern", &userData, &tokenizer) != SQLITE_OK) return SQLITE_ERROR;
+    Fts5Tokenizer *instance;
+    int rc = tokenizer.xCreate(userData, NULL, 0, &instance);
+    if (rc != SQLITE_OK) return rc;
+    Visiting visiting = {visit, context};
+    rc = tokenizer.xTokenize(instance, &visiting, FTS5_TOKENIZE_QUERY, text, length, visitToken);
+    tokenizer.xDelete(instance);
+    return rc;
+}

@@ -35,6 +35,9 @@ public enum SearchIndexError: Error, Sendable, Equatable, CustomStringConvertibl
     /// The file was written by a newer Lantern, in an index format this one cannot read; it is
     /// left as it is.
     case newerIndexFormat(path: String, found: Int, supported: Int)
+    /// A place was asked of an item that does not have it (passage 50 of an item with 12, page
+    /// 9 of a 5-page PDF, a page of a text without pages).
+    case passageNotFound(identifier: String, place: String, passageCount: Int, pageCount: Int?)
 
     public var description: String {
         switch self {
@@ -64,6 +67,9 @@ public enum SearchIndexError: Error, Sendable, Equatable, CustomStringConvertibl
             return "Another process holds the index \(path) (it is writing to it) and did not let go within \(SQLiteDatabase.busyTimeoutSeconds) seconds. Wait for that process to finish, or stop it, then try again; nothing was changed."
         case .missingWriteAheadLog(let path):
             return "The index \(path) was copied or moved without its write-ahead log \(path)-wal, which holds its latest changes, so the file alone is out of date and was not opened. Put the -wal file back beside it (copy both files together, or copy once the writing process has ended: Lantern folds the log into the file when a write command ends), or remove \(path) and build the index again."
+        case let .passageNotFound(identifier, place, passageCount, pageCount):
+            let pages = pageCount.map { "pages 1-\($0)" } ?? "no pages (it is not a paged document)"
+            return "\(identifier) has no \(place): it has passages 0-\(max(0, passageCount - 1)) and \(pages). Ask for one of those, or for the words you are looking for."
         case let .newerIndexFormat(path, found, supported):
             return "The index \(path) was built by a newer Lantern (index format \(found); this one reads format \(supported)) and was left untouched. Use that newer Lantern, or build the index again into another name."
         }

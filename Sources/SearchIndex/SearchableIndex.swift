@@ -379,6 +379,21 @@ public actor SearchableIndex {
         return items
     }
 
+    /// One place of an item — a passage, a page, or the passage that best matches some words —
+    /// so a caller reads page 40 without pages 1–39. Nil when there is no such item (or it has
+    /// no text); `passageNotFound` names the passages and pages the item has.
+    public func passage(of identifier: String, at place: PassagePlace) async throws(SearchIndexError) -> Passage? {
+        let executor = try await prepareRead()
+        return try await read { (database) throws(SearchIndexError) in try executor(database).passages.passage(of: identifier, at: place) }
+    }
+
+    /// The passages of long items that hold every word of `text`, best first (BM25 over
+    /// passages). A short item is one passage and is found by `search`, not here.
+    public func passages(matching text: String, limit: Int = 10) async throws(SearchIndexError) -> [(passage: Passage, score: Double)] {
+        let executor = try await prepareRead()
+        return try await read { (database) throws(SearchIndexError) in try executor(database).passages.passages(matching: text, limit: limit) }
+    }
+
     /// Items from the delegate's hydration method (nil when no delegate is set).
     public func hydratedItems(identifiers: [String]) async -> [SearchableItem]? {
         guard let delegate else { return nil }

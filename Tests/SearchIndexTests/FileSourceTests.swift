@@ -5,15 +5,24 @@ import Testing
 
 @Suite struct FileSourceTests {
     /// A one-page PDF showing `text`, written by hand with a correct cross-reference table.
-    static func pdf(_ text: String) -> Data {
-        let stream = "BT /F1 24 Tf 72 720 Td (\(text)) Tj ET"
-        let objects = [
+    static func pdf(_ text: String) -> Data { pdf(pages: [text]) }
+
+    /// A PDF with one page per element, each showing its lines (one string per line, ASCII
+    /// without parentheses or backslashes), written by hand with a correct cross-reference table.
+    static func pdf(pages: [[String]]) -> Data {
+        // Objects: 1 catalog, 2 page tree, 3 font, then a page and its content stream per page.
+        let pageObjects = pages.indices.map { 4 + 2 * $0 }
+        var objects = [
             "<< /Type /Catalog /Pages 2 0 R >>",
-            "<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
-            "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 4 0 R /Resources << /Font << /F1 5 0 R >> >> >>",
-            "<< /Length \(stream.utf8.count) >>\nstream\n\(stream)\nendstream",
+            "<< /Type /Pages /Kids [\(pageObjects.map { "\($0) 0 R" }.joined(separator: " "))] /Count \(pages.count) >>",
             "<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>",
         ]
+        for (number, lines) in pages.enumerated() {
+            let shown = lines.map { "(\($0)) Tj T*" }.joined(separator: " ")
+            let stream = "BT /F1 12 Tf 14 TL 72 720 Td \(shown) ET"
+            objects.append("<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents \(pageObjects[number] + 1) 0 R /Resources << /Font << /F1 3 0 R >> >> >>")
+            objects.append("<< /Length \(stream.utf8.count) >>\nstream\n\(stream)\nendstream")
+        }
         var body = "%PDF-1.4\n"
         var offsets: [Int] = []
         for (number, object) in objects.enumerated() {
@@ -26,6 +35,8 @@ import Testing
         body += "trailer\n<< /Size \(objects.count + 1) /Root 1 0 R >>\nstartxref\n\(xref)\n%%EOF\n"
         return Data(body.utf8)
     }
+
+    static func pdf(pages: [String]) -> Data { pdf(pages: pages.map { [$0] }) }
 
     @Test func indexesAFolderTreeIncrementallyAndSafely() async throws {
         let folder = try TemporaryFolder()

@@ -77,4 +77,11 @@ int lantern_recorder_replace(LanternRecorder *recorder, int64_t index, const voi
    length, or -1 when it becomes no token or several (or the token is longer than `capacity`). */
 int lantern_single_token(sqlite3 *db, const char *text, int length, char *output, int capacity);
 
+/* Calls `visit` for every token of `text` as the "lantern" tokenizer splits and stems it for a
+   query: the token's bytes, and where its source lies in `text` (byte offsets, end exclusive).
+   A nonzero return from `visit` stops the walk and is returned; otherwise SQLITE_OK, or the
+   tokenizer's error. Snippets use it to find a query's words in a passage as FTS5 matched them. */
+typedef int (*lantern_token_visitor)(void *context, const char *token, int length, int start, int end);
+int lantern_tokenize(sqlite3 *db, const char *text, int length, lantern_token_visitor visit, void *context);
+
 #endif

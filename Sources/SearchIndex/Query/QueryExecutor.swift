@@ -31,8 +31,22 @@ struct QueryExecutor {
         return SearchResultPage(hits: hits, foundItemCount: count)
     }
 
-    /// The hits, and the number of matches when the query counted them on the way.
+    /// The hits with their passages when the query asks for snippets, and the number of matches
+    /// when the query counted them on the way.
     private func search(_ query: SearchQuery, countingFoundItems: Bool) throws(SearchIndexError) -> (hits: [SearchHit], counted: Int?) {
+        var (hits, counted) = try rankedHits(query, countingFoundItems: countingFoundItems)
+        if let length = query.snippetLength, !hits.isEmpty {
+            let matches = try passages.matches(identifiers: hits.map(\.item.uniqueIdentifier),
+                                               words: PassageReader.words(of: query.predicate), snippetLength: length)
+            for index in hits.indices { hits[index].passage = matches[hits[index].item.uniqueIdentifier] }
+        }
+        return (hits, counted)
+    }
+
+    var passages: PassageReader { PassageReader(database: database, hideExpiredAt: hideExpiredAt) }
+
+    /// The hits, and the number of matches when the query counted them on the way.
+    private func rankedHits(_ query: SearchQuery, countingFoundItems: Bool) throws(SearchIndexError) -> (hits: [SearchHit], counted: Int?) {
         let plan = try self.plan(query.predicate)
         let limit = query.limit ?? -1
         let offset = max(0, query.offset)

@@ -21,15 +21,21 @@ public struct SearchQuery: Sendable, Hashable {
     /// How many full-text matches relevance ranking scores (exact unless the caller bounds it;
     /// see `FullTextRanking`).
     public var ranking: FullTextRanking
+    /// When set, each hit of a query with words carries its best-matching passage and a snippet
+    /// of at most this many UTF-8 bytes around the words (`SearchHit.passage`): the sentence
+    /// that answers, without fetching the item.
+    public var snippetLength: Int?
 
     public init(_ predicate: QueryPredicate = .all, sort: [SearchSortOrder] = [.relevance], limit: Int? = 20,
-                offset: Int = 0, fetchAttributes: [SearchableItemAttribute] = [.title], ranking: FullTextRanking = .exact) {
+                offset: Int = 0, fetchAttributes: [SearchableItemAttribute] = [.title], ranking: FullTextRanking = .exact,
+                snippetLength: Int? = nil) {
         self.predicate = predicate
         self.sort = sort
         self.limit = limit
         self.offset = offset
         self.fetchAttributes = fetchAttributes
         self.ranking = ranking
+        self.snippetLength = snippetLength
     }
 
     /// A query from a Core Spotlight query string (see `QueryStringParser`).
@@ -46,6 +52,9 @@ public struct SearchHit: Sendable, Hashable {
     public var item: SearchableItem
     /// BM25 score (higher is better) when the query had a full-text part; nil otherwise.
     public var score: Double?
+    /// The item's passage that best matches the query's words, with its snippet, when the
+    /// query asked for snippets (`SearchQuery.snippetLength`) and has words.
+    public var passage: PassageMatch?
 }
 
 /// A page of hits and the number of items the whole query found (Core Spotlight's

@@ -18,6 +18,13 @@ import Foundation
 ///   search ranks a few dozen items instead of every item holding the word.
 /// - `list_counts`: how many items hold each list element, kept by every write, so grouping a
 ///   million items by keyword reads one row per distinct keyword instead of every membership row.
+/// - `passages` and `passage_fts`: the passages of items whose text splits into more than one
+///   (`PassageSplitter`: pages, headings, paragraphs), each a byte range of the stored text with
+///   its page, lines and heading path, and their words in a second contentless FTS5 table
+///   (heading, body), so a long document's best passage for a query is one indexed lookup. A
+///   passage's rowid is its item's rowid times 2^20 plus its index (`passageRowid`), so an item's
+///   passages are one rowid range in both tables, and FTS5 ranks them with a rowid bound. Short
+///   items have no rows: their whole text is their one passage.
 /// - `list_values`, `custom_values`: membership and grouping of list elements and custom keys.
 ///   Both are WITHOUT ROWID tables keyed for their main access path — list values by
 ///   (attribute, value, item), custom values by (item, key, position) — so neither needs a
@@ -28,7 +35,7 @@ import Foundation
 /// The settings below were chosen by measuring the index benchmark at a million notes; the
 /// figures, and the machine they were measured on, are in Benchmarks/RESULTS.md.
 enum IndexSchema {
-    static let version = 7
+    static let version = 8
 
     /// Bytes per database page for new index files. With 16 KiB pages instead of SQLite's 4 KiB,
     /// every b-tree has a quarter of the pages, so inserts split and rebalance less, index builds
@@ -67,6 +74,7 @@ enum IndexSchema {
     /// caps a level at 256 of them).
     static let ftsBulkLoadSettings = """
         INSERT INTO fts(fts, rank) VALUES('automerge', 0); INSERT INTO fts(fts, rank) VALUES('crisismerge', 256);
+        INSERT INTO passage_fts(passage_fts, rank) VALUES('automerge', 0); INSERT INTO passage_fts(passage_fts, rank) VALUES('crisismerge', 256);
         """
     /// After a bulk load, FTS5 merges level by level again, a little with each later write
     /// (`crisismerge` stays at 256, so that no later write has to merge the batch's segments
@@ -74,8 +82,24 @@ enum IndexSchema {
     /// ('optimize') costs a large share of the whole build to make two-word searches faster;
     /// one-word searches rank from shortlists and do not need it.
     static let ftsBulkLoadFinish = """
-        INSERT INTO fts(fts, rank) VALUES('automerge', 4);
+        INSERT INTO fts(fts, rank) VALUES('automerge', 4); INSERT INTO passage_fts(passage_fts, rank) VALUES('automerge', 4);
         """
+
+    /// Passages per item the rowid scheme leaves room for (`passageRowid`); a longer text's
+    /// last passage holds the rest.
+    static let passageIndexBits = 20
+    static var passagesPerItem: Int { 1 << passageIndexBits }
+
+    /// The rowid of an item's passage in `passages` and `passage_fts`.
+    static func passageRowid(item: Int64, index: Int) -> Int64 { item << Int64(passageIndexBits) | Int64(index) }
+
+    /// The rowids an item's passages can have, as bounds for `BETWEEN`.
+    static func passageRowids(item: Int64) -> (first: Int64, last: Int64) {
+        (passageRowid(item: item, index: 0), passageRowid(item: item, index: passagesPerItem - 1))
+    }
+
+    /// BM25 weights of the passage columns (heading path, body).
+    static let passageWeights: [Double] = [2, 1]
 
     static func dayColumn(_ attribute: SearchableItemAttribute) -> String { "\(attribute.rawValue)_day" }
 
@@ -180,13 +204,20 @@ enum IndexSchema {
         INSERT INTO fts(fts, rank) VALUES('rank', 'bm25(\(fullTextWeights.map { "\($0).0" }.joined(separator: ", ")))');
         INSERT INTO fts(fts, rank) VALUES('hashsize', \(ftsHashSize));
         INSERT INTO fts(fts, rank) VALUES('pgsz', \(ftsLeafSize));
+        CREATE TABLE IF NOT EXISTS passages(
+            rowid INTEGER PRIMARY KEY, start INTEGER NOT NULL, length INTEGER NOT NULL, page INTEGER,
+            firstLine INTEGER NOT NULL, lastLine INTEGER NOT NULL, heading TEXT);
+        CREATE VIRTUAL TABLE IF NOT EXISTS passage_fts USING fts5(heading, body, content='', tokenize='lantern');
+        INSERT INTO passage_fts(passage_fts, rank) VALUES('rank', 'bm25(\(passageWeights.map { "\($0)" }.joined(separator: ", ")))');
+        INSERT INTO passage_fts(passage_fts, rank) VALUES('hashsize', \(ftsHashSize));
+        INSERT INTO passage_fts(passage_fts, rank) VALUES('pgsz', \(ftsLeafSize));
         """
     }
 
     static let dropStatements = """
         DROP TABLE IF EXISTS items; DROP TABLE IF EXISTS item_text; DROP TABLE IF EXISTS list_values; DROP TABLE IF EXISTS list_counts;
         DROP TABLE IF EXISTS custom_keys; DROP TABLE IF EXISTS custom_values; DROP TABLE IF EXISTS fts;
-        DROP TABLE IF EXISTS term_shortlists;
+        DROP TABLE IF EXISTS term_shortlists; DROP TABLE IF EXISTS passages; DROP TABLE IF EXISTS passage_fts;
         DROP TABLE IF EXISTS meta;
         """
 

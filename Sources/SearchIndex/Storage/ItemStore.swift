@@ -45,9 +45,16 @@ final class ItemStore {
     /// text for notes of ~600 bytes, whose words fit `IndexSchema.ftsHashSize`).
     static let wordRunLength = 50_000
 
-    /// The full-text input of one item, per FTS column.
+    /// The full-text input of one item, per FTS column, and of its passages (none for an item
+    /// that is one passage).
     fileprivate struct Words {
         var title: String, extra: String, body: String
+        var passages: [PassageWords] = []
+    }
+
+    /// One passage's full-text input: its heading path and its range of the item's body.
+    fileprivate struct PassageWords {
+        var rowid: Int64, heading: String, bytes: Range<Int>
     }
 
     /// What FTS5 is to do for one rowid: remove the words of the item it held (already in
@@ -61,6 +68,7 @@ final class ItemStore {
         let insertItem, findItem, insertCustomValue, insertText, insertWords, deleteWords, addListCount: SQLiteStatement
         let saveShortlist, deleteShortlist: SQLiteStatement
         let findLists, deleteListValue, deleteCustomValues, findText, deleteText, deleteItem: SQLiteStatement
+        let insertPassage, findPassages, deletePassages, insertPassageWords, deletePassageWords: SQLiteStatement
 
         init(_ database: SQLiteDatabase) throws(SearchIndexError) {
             insertItem = try database.prepare(ItemStore.insertSQL)
@@ -82,6 +90,12 @@ final class ItemStore {
                 """)
             saveShortlist = try database.prepare("INSERT OR REPLACE INTO term_shortlists(term, count, data) VALUES(?, ?, ?)")
             deleteShortlist = try database.prepare("DELETE FROM term_shortlists WHERE term = ?")
+            insertPassage = try database.prepare(
+                "INSERT INTO passages(rowid, start, length, page, firstLine, lastLine, heading) VALUES(?, ?, ?, ?, ?, ?, ?)")
+            findPassages = try database.prepare("SELECT rowid, start, length, heading FROM passages WHERE rowid BETWEEN ? AND ? ORDER BY rowid")
+            deletePassages = try database.prepare("DELETE FROM passages WHERE rowid BETWEEN ? AND ?")
+            insertPassageWords = try database.prepare("INSERT INTO passage_fts(rowid, heading, body) VALUES(?, ?, ?)")
+            deletePassageWords = try database.prepare("INSERT INTO passage_fts(passage_fts, rowid, heading, body) VALUES('delete', ?, ?, ?)")
         }
     }
 
@@ -156,7 +170,9 @@ final class ItemStore {
     private func handPendingWordsToFTS5() throws(SearchIndexError) {
         if pendingDeleteAll {
             database.recorder?.clear()
-            try database.execute("DELETE FROM term_shortlists; INSERT INTO fts(fts) VALUES('delete-all');")
+            try database.execute("""
+                DELETE FROM term_shortlists; INSERT INTO fts(fts) VALUES('delete-all'); INSERT INTO passage_fts(passage_fts) VALUES('delete-all');
+                """)
             pendingDeleteAll = false
         }
         for rowid in pendingWords.keys.sorted() {
@@ -165,14 +181,27 @@ final class ItemStore {
                 try recordingWords(of: rowid, sign: -1) { () throws(SearchIndexError) in
                     try statements.deleteWords.run([.integer(rowid), .text(words.title), .text(words.extra), .text(words.body)])
                 }
+                try handPassages(of: words, to: statements.deletePassageWords)
             }
             if let words = change.adding {
                 try recordingWords(of: rowid, sign: 1) { () throws(SearchIndexError) in
                     try statements.insertWords.run([.integer(rowid), .text(words.title), .text(words.extra), .text(words.body)])
                 }
+                try handPassages(of: words, to: statements.insertPassageWords)
             }
         }
         try database.recorder?.finish()
+    }
+
+    /// Adds (or deletes) the words of an item's passages in `passage_fts`; the recorder does not
+    /// watch them (shortlists rank items, not passages).
+    private func handPassages(of words: Words, to statement: SQLiteStatement) throws(SearchIndexError) {
+        guard !words.passages.isEmpty else { return }
+        let body = Array(words.body.utf8)
+        for passage in words.passages {
+            let text = String(decoding: body[passage.bytes.clamped(to: 0..<body.count)], as: UTF8.self)
+            try statement.run([.integer(passage.rowid), .text(passage.heading), .text(text)])
+        }
     }
 
     /// Words whose shortlists the recorder holds in memory, saved or not.
@@ -356,9 +385,30 @@ final class ItemStore {
         let title = [set.title, set.displayName].compactMap { $0.map(Self.clean) }.joined(separator: "\n")
         let extra = (extraParts.sorted { $0.order < $1.order }.flatMap(\.texts) + customText).joined(separator: "\n")
         try statements.insertText.run([.integer(rowid), .blob(TextCompression.encode(title + "\u{0}" + extra + "\u{0}" + (body ?? "")))])
+        let passages = try insertPassages(of: body, contentType: set.contentType, item: rowid)
         var change = pendingWords[rowid] ?? PendingWords()
-        change.adding = Words(title: title, extra: extra, body: body ?? "")
+        change.adding = Words(title: title, extra: extra, body: body ?? "", passages: passages)
         setPendingWords(change, for: rowid)
+    }
+
+    /// Stores the passages of an item's text when it splits into more than one (a short text is
+    /// its own one passage and stores nothing), returning their full-text input.
+    private func insertPassages(of body: String?, contentType: String?, item: Int64) throws(SearchIndexError) -> [PassageWords] {
+        guard let body else { return [] }
+        let spans = PassageSplitter.spans(of: body, markdown: PassageSplitter.isMarkdown(contentType))
+        guard spans.count > 1 else { return [] }
+        return try spans.prefix(IndexSchema.passagesPerItem).enumerated().map { (index, span) throws(SearchIndexError) in
+            let rowid = IndexSchema.passageRowid(item: item, index: index)
+            let heading = span.location.headingPath.joined(separator: String(IndexSchema.listSeparator))
+            // The last passage the rowids leave room for runs to the end of the text.
+            let end = index == IndexSchema.passagesPerItem - 1 ? spans[spans.count - 1].end : span.end
+            try statements.insertPassage.run([
+                .integer(rowid), .integer(Int64(span.start)), .integer(Int64(end - span.start)),
+                span.location.page.map { .integer(Int64($0)) } ?? .null,
+                .integer(Int64(span.location.lines.lowerBound)), .integer(Int64(span.location.lines.upperBound)), .text(heading),
+            ])
+            return PassageWords(rowid: rowid, heading: heading, bytes: span.start..<end)
+        }
     }
 
     /// A list's elements in one statement (one VALUES row each), so a note's three keywords cost
@@ -439,14 +489,21 @@ final class ItemStore {
             guard let stored, let text = TextCompression.decode(stored) else { throw .corruptStoredText(identifier: identifier) }
             let parts = text.split(separator: "\u{0}", maxSplits: 2, omittingEmptySubsequences: false).map(String.init)
             guard parts.count == 3 else { throw .corruptStoredText(identifier: identifier) }
-            setPendingWords(PendingWords(removing: Words(title: parts[0], extra: parts[1], body: parts[2])), for: rowid)
+            let (first, last) = IndexSchema.passageRowids(item: rowid)
+            let passages = try statements.findPassages.query([.integer(first), .integer(last)]) { row in
+                PassageWords(rowid: row.integer(0), heading: row.text(3) ?? "",
+                             bytes: Int(row.integer(1))..<Int(row.integer(1) + row.integer(2)))
+            }
+            setPendingWords(PendingWords(removing: Words(title: parts[0], extra: parts[1], body: parts[2], passages: passages)), for: rowid)
         }
         try deleteTextAndRow(rowid)
     }
 
-    /// Deletes an item's stored text and its row (what is left of an item whose stored text is
-    /// corrupt once `deleteRow` has failed on it).
+    /// Deletes an item's stored text, passages and row (what is left of an item whose stored
+    /// text is corrupt once `deleteRow` has failed on it).
     func deleteTextAndRow(_ rowid: Int64) throws(SearchIndexError) {
+        let (first, last) = IndexSchema.passageRowids(item: rowid)
+        try statements.deletePassages.run([.integer(first), .integer(last)])
         try statements.deleteText.run([.integer(rowid)])
         try statements.deleteItem.run([.integer(rowid)])
     }
@@ -479,6 +536,7 @@ final class ItemStore {
         pendingDeleteAll = true
         try database.execute("""
             DELETE FROM items; DELETE FROM item_text; DELETE FROM list_values; DELETE FROM list_counts; DELETE FROM custom_values;
+            DELETE FROM passages;
             """)
     }
 

@@ -104,6 +104,30 @@ final class SQLiteDatabase {
         return String(decoding: output[..<Int(length)].map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 
+    /// The tokens of `text` under the index's tokenizer (lowercased, diacritics removed,
+    /// stemmed), each with the UTF-8 byte range of its source in `text`, in order; empty when
+    /// the tokenizer cannot run. Snippets find a query's words in a passage with it, as FTS5 does.
+    func tokens(of text: String) -> [TextToken] {
+        final class Collector { var tokens: [TextToken] = [] }
+        let collector = Collector()
+        var bytes = Array(text.utf8)
+        let visit: lantern_token_visitor = { context, token, length, start, end in
+            guard let context, let token else { return 0 }
+            let collector = Unmanaged<Collector>.fromOpaque(context).takeUnretainedValue()
+            let stem = String(decoding: UnsafeRawBufferPointer(start: token, count: Int(length)), as: UTF8.self)
+            collector.tokens.append(TextToken(stem: stem, bytes: Int(start)..<Int(end)))
+            return 0
+        }
+        let code = bytes.withUnsafeMutableBufferPointer { buffer in
+            buffer.withMemoryRebound(to: CChar.self) { text in
+                withExtendedLifetime(collector) {
+                    lantern_tokenize(handle, text.baseAddress, Int32(text.count), visit, Unmanaged.passUnretained(collector).toOpaque())
+                }
+            }
+        }
+        return code == SQLITE_OK ? collector.tokens : []
+    }
+
     /// Runs one or more statements without parameters (DDL, pragmas, transaction control).
     func execute(_ sql: String) throws(SearchIndexError) {
         let code = sqlite3_exec(handle, sql, nil, nil, nil)
