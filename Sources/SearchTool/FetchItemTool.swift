@@ -2,18 +2,43 @@ import Foundation
 import LocalModel
 import SearchIndex
 
-/// Reads one item in full: what the index keeps (its text included) merged with what the
-/// index delegate returns. The second half of the two-tool pattern the seeds verified: search
-/// returns metadata, fetch returns the body, and the model answers from what it read.
+/// Reads one item in full, or one place in it: what the index keeps (its text included) merged
+/// with what the index delegate returns. The second half of the two-tool pattern the seeds
+/// verified: search returns metadata and snippets, fetch returns the body, and the model answers
+/// from what it read. A long document is read a place at a time (a passage, a page, the passage
+/// around some words), so page 40 reaches the model without pages 1–39.
 public struct FetchItemTool: Tool {
-    /// `{"id": "..."}`.
+    /// `{"id": "...", "page": 40}`: the id, and at most one place (`passage`, `page` or `around`).
     public struct Arguments: ConvertibleFromGeneratedContent, Sendable {
         public var id: String
+        /// The place to read; nil reads the whole item.
+        public var place: PassagePlace?
         public init(_ content: GeneratedContent) throws {
             guard let id = content[FetchItemTool.idKey]?.stringValue else {
                 throw SearchToolError.invalidQuery("fetch needs an \"\(FetchItemTool.idKey)\" string")
             }
             self.id = id
+            var places: [PassagePlace] = []
+            if let passage = content[Place.passage.rawValue]?.intValue { places.append(.passage(passage)) }
+            if let page = content[Place.page.rawValue]?.intValue { places.append(.page(page)) }
+            if let words = content[Place.around.rawValue]?.stringValue { places.append(.matching(words)) }
+            guard places.count <= 1 else {
+                throw SearchToolError.invalidQuery("fetch reads one place at a time: give one of \(Place.allCases.map(\.rawValue).joined(separator: ", ")), not several")
+            }
+            place = places.first
+        }
+    }
+
+    /// The optional keys that name a place in the item.
+    enum Place: String, CaseIterable {
+        case passage, page, around
+
+        var schema: GenerationSchema {
+            switch self {
+            case .passage: .integer(description: "A passage number from the search result's \"at\"", minimum: 0)
+            case .page: .integer(description: "A page to read", minimum: 1)
+            case .around: .string(description: "Read the passage with these words", maxLength: 120)
+            }
         }
     }
 
@@ -36,7 +61,7 @@ public struct FetchItemTool: Tool {
         self.description = format == .compact
             ? "Read one item's full text by its id from \(searchToolName)."
             : "Reads the full content of one item by the id that \(searchToolName) returned. Call it before describing what an item says."
-        self.parameters = .object([.property(Self.idKey, .string(description: "An id from \(searchToolName)", maxLength: Self.maximumIdentifierLength))])
+        self.parameters = Self.schema(id: .string(description: "An id from \(searchToolName)", maxLength: Self.maximumIdentifierLength))
         self.resolver = resolver
         self.hydrator = hydrator
         self.format = format
@@ -50,7 +75,12 @@ public struct FetchItemTool: Tool {
     public func parameters(for prompt: Prompt) async -> GenerationSchema {
         let shown = shownIdentifiers.all
         guard !shown.isEmpty else { return parameters }
-        return .object([.property(Self.idKey, .string(description: "An id from \(searchToolName)", anyOf: shown))])
+        return Self.schema(id: .string(description: "An id from \(searchToolName)", anyOf: shown))
+    }
+
+    /// The id, then the optional places.
+    private static func schema(id: GenerationSchema) -> GenerationSchema {
+        .object([.property(idKey, id)] + Place.allCases.map { .property($0.rawValue, $0.schema, optional: true) })
     }
 
     /// Nothing can be fetched before a search has shown an identifier: left out of the round's
@@ -69,6 +99,7 @@ public struct FetchItemTool: Tool {
     /// `toolOutput.structuredContents(as: SearchableItem.self)`). Nothing beside the text when no
     /// item has the id or the app dropped it.
     public func result(for arguments: Arguments) async throws -> ToolResult {
+        if let place = arguments.place { return try await result(for: arguments.id, at: place) }
         for source in try await resolver.sources() {
             let stored = try await source.index.fetchItems(identifiers: [arguments.id]).first
             var notes: [String] = []
@@ -84,13 +115,58 @@ public struct FetchItemTool: Tool {
                     notes.append("The app did not answer within \(hydrator.timeout); this is what the index holds.")
                 }
             }
-            if let item { return ToolResult(text: render(item, notes: notes, timeZone: source.index.timeZone), structuredContent: [item]) }
+            if let item {
+                // A text longer than the response starts at the passage the search showed.
+                if let body = item.attributeSet.textContent, let maximumResponseSize, body.utf8.count > maximumResponseSize,
+                   let shown = shownIdentifiers.passage(of: arguments.id),
+                   let passage = try? await source.index.passage(of: arguments.id, at: .passage(shown)) {
+                    return ToolResult(text: render(item, passage: passage, notes: notes, timeZone: source.index.timeZone), structuredContent: [item, passage])
+                }
+                return ToolResult(text: render(item, notes: notes, timeZone: source.index.timeZone), structuredContent: [item])
+            }
         }
-        return ToolResult(text: "No item has the id \(TextFraming.neutralized(arguments.id)). Use an id exactly as \(name == "fetch_item" ? "the search" : "the search tool") returned it.")
+        return ToolResult(text: unknownIdentifier(arguments.id))
+    }
+
+    private func unknownIdentifier(_ identifier: String) -> String {
+        "No item has the id \(TextFraming.neutralized(identifier)). Use an id exactly as \(name == "fetch_item" ? "the search" : "the search tool") returned it."
+    }
+
+    /// One place of an item, from the first source that has the item; a place the item lacks
+    /// answers with the places it has.
+    private func result(for identifier: String, at place: PassagePlace) async throws -> ToolResult {
+        for source in try await resolver.sources() {
+            do {
+                guard let passage = try await source.index.passage(of: identifier, at: place),
+                      let item = try await source.index.fetchItems(identifiers: [identifier]).first else { continue }
+                return ToolResult(text: render(item, passage: passage, notes: [], timeZone: source.index.timeZone), structuredContent: [item, passage])
+            } catch let error as SearchIndexError {
+                guard case .passageNotFound = error else { throw error }
+                return ToolResult(text: TextFraming.neutralized(error.description))
+            }
+        }
+        return ToolResult(text: unknownIdentifier(identifier))
+    }
+
+    /// Every attribute, then one passage of the text with where it is and how to read the rest,
+    /// framed like search output and cut to the size limit.
+    private func render(_ item: SearchableItem, passage: Passage, notes: [String], timeZone: TimeZone) -> String {
+        var shown = item
+        shown.attributeSet.textContent = nil
+        let place = "passage \(passage.index) of \(passage.count), \(passage.location)"
+        let guidance = "To read another part, call \(name) with this id and passage (0-\(passage.count - 1))"
+            + (passage.location.page == nil ? "" : ", page") + " or around (words)."
+        return render(shown, text: (label: "text (\(place))", body: passage.text), notes: notes + [guidance], timeZone: timeZone)
     }
 
     /// Every attribute, text last, framed like search output and cut to the size limit.
     private func render(_ item: SearchableItem, notes: [String], timeZone: TimeZone) -> String {
+        var attributes = item
+        attributes.attributeSet.textContent = nil
+        return render(attributes, text: item.attributeSet.textContent.map { (label: "text", body: $0) }, notes: notes, timeZone: timeZone)
+    }
+
+    private func render(_ item: SearchableItem, text shownText: (label: String, body: String)?, notes: [String], timeZone: TimeZone) -> String {
         let formatter = ResultFormatter(format: .compact, maximumSize: nil, attributeOrder: [], timeZone: timeZone)
         var lines = ["id: " + TextFraming.singleLine(item.uniqueIdentifier)]
         let attributes = item.attributeSet.values.keys.filter { $0 != .textContent }.sorted { $0.rawValue < $1.rawValue }
@@ -98,8 +174,8 @@ public struct FetchItemTool: Tool {
             if let value = item.attributeSet[attribute] { lines.append("\(attribute.rawValue): \(formatter.compactValue(value))") }
         }
         var text = lines.joined(separator: "\n")
-        if let body = item.attributeSet.textContent {
-            text += "\ntext:\n" + TextFraming.neutralized(body)
+        if let shownText {
+            text += "\n\(shownText.label):\n" + TextFraming.neutralized(shownText.body)
         }
         let noteText = notes.map { "\n" + $0 }.joined()
         if let maximumResponseSize, text.utf8.count + noteText.utf8.count > maximumResponseSize {
@@ -109,7 +185,7 @@ public struct FetchItemTool: Tool {
                 guard cut.utf8.count + character.utf8.count <= budget else { break }
                 cut.append(character)
             }
-            text = cut + "\n[text cut: \(text.utf8.count - cut.utf8.count) more characters left out]"
+            text = cut + "\n[text cut: \(text.utf8.count - cut.utf8.count) more characters left out; call \(name) with this id and around (words), passage or page to read another part]"
         }
         return text + noteText
     }

@@ -155,41 +155,59 @@ final class SearchEngine: Sendable {
                                         attributeOrder: capabilities.fetchAttributes,
                                         timeZone: sources.first?.index.timeZone ?? .current)
         let pipeline = SearchPipeline(request: request, sources: sources, capabilities: capabilities,
-                                      contactResolver: configuration.contactResolver, hydrator: hydrator, formatter: formatter, now: configuration.now())
+                                      contactResolver: configuration.contactResolver, hydrator: hydrator, formatter: formatter, now: configuration.now(),
+                                      snippetLength: configuration.snippetLength)
         let token = channel.makeQueryToken()
         var replies: [SearchReply] = []
-        let outcome = try await pipeline.run { data, stage, isLast in
+        let outcome = try await pipeline.run { data, stage, isLast, found in
+            let shown = Set(data.items.map(\.uniqueIdentifier))
             let reply = SearchReply(content: data, label: request.label, status: isLast ? .complete : .partial,
-                                    queryToken: token, stageToken: SearchReply.StageToken(query: token, index: stage))
+                                    queryToken: token, stageToken: SearchReply.StageToken(query: token, index: stage),
+                                    passages: found.filter { shown.contains($0.key) })
             channel.send(reply)
             replies.append(reply)
         }
         let shown = outcome.items.count
-        shownIdentifiers.record(outcome.items.map(\.uniqueIdentifier).filter { $0.count <= FetchItemTool.maximumIdentifierLength })
+        shownIdentifiers.record(outcome.items.map(\.uniqueIdentifier).filter { $0.count <= FetchItemTool.maximumIdentifierLength },
+                                passages: outcome.passages)
         guard let final = outcome.final else {
             let header = outcome.matched == 0
                 ? "No items matched. Try other words or fewer conditions."
                 : "\(outcome.matched) items matched; \(shown) shown." + (shown < outcome.matched ? " Raise limit or add a stage to see more." : "")
-            return ToolResult(text: formatter.items(outcome.items, header: header, notes: outcome.notes), structuredContent: replies)
+            return ToolResult(text: formatter.items(outcome.items, header: header, notes: outcome.notes, passages: outcome.passages),
+                              structuredContent: replies)
         }
-        return ToolResult(text: formatter.data(final, header: "\(outcome.matched) items matched. \(request.stages.last?.name ?? "") result:", notes: outcome.notes),
+        return ToolResult(text: formatter.data(final, header: "\(outcome.matched) items matched. \(request.stages.last?.name ?? "") result:",
+                                               notes: outcome.notes, passages: outcome.passages),
                           structuredContent: replies)
     }
 }
 
-/// The identifiers a search tool has shown the model, which are the only ones worth fetching:
-/// a small model asked for an id otherwise writes a run of digits.
+/// The identifiers a search tool has shown the model, which are the only ones worth fetching
+/// (a small model asked for an id otherwise writes a run of digits), and the passage each
+/// showed, which a fetch of a long item starts from.
 final class ShownIdentifiers: Sendable {
-    private let identifiers = Mutex<[String]>([])
+    private struct State {
+        var identifiers: [String] = []
+        var passages: [String: Int] = [:]
+    }
+    private let state = Mutex(State())
     static let limit = 60
 
-    func record(_ new: [String]) {
-        identifiers.withLock { list in
-            list.removeAll { new.contains($0) }
-            list += new
-            if list.count > Self.limit { list.removeFirst(list.count - Self.limit) }
+    func record(_ new: [String], passages: [String: PassageMatch] = [:]) {
+        state.withLock { state in
+            state.identifiers.removeAll { new.contains($0) }
+            state.identifiers += new
+            for identifier in new { state.passages[identifier] = passages[identifier]?.passage.index }
+            if state.identifiers.count > Self.limit {
+                for dropped in state.identifiers.prefix(state.identifiers.count - Self.limit) { state.passages[dropped] = nil }
+                state.identifiers.removeFirst(state.identifiers.count - Self.limit)
+            }
         }
     }
 
-    var all: [String] { identifiers.withLock { $0 } }
+    var all: [String] { state.withLock { $0.identifiers } }
+
+    /// The passage the latest search showed of this item, if it showed one.
+    func passage(of identifier: String) -> Int? { state.withLock { $0.passages[identifier] } }
 }

@@ -2,9 +2,10 @@ import Foundation
 import LocalModel
 import SearchIndex
 
-/// Writes what the model reads: exactly the fetched attributes (and identifiers), in the
-/// guide's format, within `maximumResponseSize` UTF-8 characters, with item text framed so it
-/// cannot act as markup (`TextFraming`).
+/// Writes what the model reads: exactly the fetched attributes (and identifiers), then each
+/// result's best passage (its snippet, where it is, the query words it holds), in the guide's
+/// format, within `maximumResponseSize` UTF-8 characters, with item text framed so it cannot act
+/// as markup (`TextFraming`).
 struct ResultFormatter: Sendable {
     let format: FormatLevel
     let maximumSize: Int?
@@ -13,21 +14,25 @@ struct ResultFormatter: Sendable {
     let timeZone: TimeZone
 
     /// A header, one line per item, notes; items that do not fit are counted in a marker line.
-    func items(_ items: [SearchableItem], scores: [Double]? = nil, header: String, notes: [String] = []) -> String {
-        let (columns, lines) = itemLines(items, scores: scores)
+    /// `passages` holds the best passage of the items that have one, by identifier.
+    func items(_ items: [SearchableItem], scores: [Double]? = nil, header: String, notes: [String] = [],
+               passages: [String: PassageMatch] = [:]) -> String {
+        let (columns, lines) = itemLines(items, scores: scores, passages: passages)
         return assemble(header: header, lines: columns.map { [$0] + lines } ?? lines, unit: "results", notes: notes,
                         fixedLines: columns == nil ? 0 : 1)
     }
 
     /// A column line (compact format) and one line per item.
-    private func itemLines(_ items: [SearchableItem], scores: [Double]?) -> (columns: String?, lines: [String]) {
+    private func itemLines(_ items: [SearchableItem], scores: [Double]?, passages: [String: PassageMatch]) -> (columns: String?, lines: [String]) {
         if format == .compact {
             guard !items.isEmpty else { return (nil, []) }
             let present = attributeOrder.filter { attribute in items.contains { $0.attributeSet[attribute] != nil } }
-            let columns = (scores == nil ? [] : ["score"]) + ["id"] + present.map(\.rawValue)
+            let shown = items.contains { passages[$0.uniqueIdentifier] != nil }
+            let columns = (scores == nil ? [] : ["score"]) + ["id"] + present.map(\.rawValue) + (shown ? PassageField.allCases.map(\.rawValue) : [])
             let lines = items.enumerated().map { number, item in
                 let score = scores.map { [self.number($0[number])] } ?? []
-                return (score + [TextFraming.singleLine(item.uniqueIdentifier)] + present.map { cell(item.attributeSet[$0]) })
+                let passage = shown ? PassageField.allCases.map { $0.value(of: passages[item.uniqueIdentifier]).map(TextFraming.singleLine) ?? "-" } : []
+                return (score + [TextFraming.singleLine(item.uniqueIdentifier)] + present.map { cell(item.attributeSet[$0]) } + passage)
                     .joined(separator: " | ")
             }
             return (columns.joined(separator: " | "), lines)
@@ -36,18 +41,42 @@ struct ResultFormatter: Sendable {
             var object: JSONObject = ["id": .string(TextFraming.neutralized(item.uniqueIdentifier))]
             if let scores { object["score"] = .double(scores[number]) }
             for attribute in attributeOrder { if let value = item.attributeSet[attribute] { object[attribute.rawValue] = json(value) } }
+            for field in PassageField.allCases {
+                if let value = field.value(of: passages[item.uniqueIdentifier]) { object[field.rawValue] = .string(TextFraming.neutralized(value)) }
+            }
             return JSONValue.object(object).jsonString
         }
         return (nil, lines)
     }
 
+    /// What a result line shows of its best passage, after the attributes.
+    enum PassageField: String, CaseIterable {
+        /// The passage's text around the query's words.
+        case snippet
+        /// Where the passage is, for an item of more than one passage: "passage 12 of 80, page 40".
+        case at
+        /// The query's words the passage holds.
+        case matched
+
+        func value(of match: PassageMatch?) -> String? {
+            guard let match else { return nil }
+            switch self {
+            case .snippet: return match.snippet
+            case .at:
+                guard match.passage.count > 1 else { return nil }
+                return "passage \(match.passage.index) of \(match.passage.count), \(match.passage.location)"
+            case .matched: return match.matchedWords.isEmpty ? nil : match.matchedWords.joined(separator: " ")
+            }
+        }
+    }
+
     /// The output of a stage.
-    func data(_ data: SearchPipelineData, header: String, notes: [String] = []) -> String {
+    func data(_ data: SearchPipelineData, header: String, notes: [String] = [], passages: [String: PassageMatch] = [:]) -> String {
         switch data {
         case .items(let items):
-            return self.items(items, header: header, notes: notes)
+            return self.items(items, header: header, notes: notes, passages: passages)
         case .scoredItems(let scored):
-            return items(scored.map(\.item), scores: scored.map(\.score), header: header + " (best first)", notes: notes)
+            return items(scored.map(\.item), scores: scored.map(\.score), header: header + " (best first)", notes: notes, passages: passages)
         case .groupedItems(let groups):
             let lines = groups.map { group in
                 var line = "\(TextFraming.singleLine(group.label)): \(group.count)"

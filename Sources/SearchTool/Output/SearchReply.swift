@@ -1,4 +1,5 @@
 import Foundation
+import SearchIndex
 
 /// One batch of results on `SearchTool.searchResults` (Apple's `SearchReply`).
 public struct SearchReply: Sendable, Hashable {
@@ -27,9 +28,14 @@ public struct SearchReply: Sendable, Hashable {
     public var status: Status
     public var queryToken: QueryToken
     public var stageToken: StageToken
+    /// The best passage of each item in `content` that has one (a query with words), by item
+    /// identifier: the snippet the model saw and where in the item it lies.
+    public var passages: [String: PassageMatch]
 
-    public init(content: SearchPipelineData, label: String?, status: Status, queryToken: QueryToken, stageToken: StageToken) {
+    public init(content: SearchPipelineData, label: String?, status: Status, queryToken: QueryToken, stageToken: StageToken,
+                passages: [String: PassageMatch] = [:]) {
         self.content = content
+        self.passages = passages
         self.label = label
         self.status = status
         self.queryToken = queryToken

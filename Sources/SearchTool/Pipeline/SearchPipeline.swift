@@ -13,6 +13,8 @@ struct SearchPipeline: Sendable {
     let hydrator: Hydrator
     let formatter: ResultFormatter
     let now: Date
+    /// Bytes of each result's snippet (nil: no passages).
+    let snippetLength: Int?
     static let defaultLimit = 10
     static let itemsPerGroup = 3
     static let groupsWithItems = 5
@@ -20,6 +22,8 @@ struct SearchPipeline: Sendable {
     struct Outcome: Sendable {
         var matched: Int
         var items: [SearchableItem]
+        /// The search results' best passages, by item identifier.
+        var passages: [String: PassageMatch]
         var final: SearchPipelineData?
         var notes: [String]
     }
@@ -27,6 +31,7 @@ struct SearchPipeline: Sendable {
     /// The search's top results, and how many items matched in all the sources.
     private struct Found {
         var items: [SearchableItem]
+        var passages: [String: PassageMatch]
         var matched: Int
         var notes: [String]
     }
@@ -44,7 +49,9 @@ struct SearchPipeline: Sendable {
         var position: Int
     }
 
-    func run(emit: (SearchPipelineData, _ stage: Int, _ isLast: Bool) -> Void) async throws -> Outcome {
+    /// Runs the search and its stages; `emit` gets each stage's data with the search results'
+    /// best passages.
+    func run(emit: (SearchPipelineData, _ stage: Int, _ isLast: Bool, _ passages: [String: PassageMatch]) -> Void) async throws -> Outcome {
         var notes: [String] = []
         var predicates = try sources.map { try predicate(for: $0, anyTerm: false) }
         var found = try await search(predicates)
@@ -56,18 +63,18 @@ struct SearchPipeline: Sendable {
         if found.matched == 0, let hint = try await emptyResultHint() { notes.append(hint) }
         notes += found.notes
         var items = found.items
-        emit(.items(items), 0, request.stages.isEmpty)
+        emit(.items(items), 0, request.stages.isEmpty, found.passages)
         var value = PipelineValue.matching(predicates)
         var final: SearchPipelineData?
         for (number, stage) in request.stages.enumerated() {
             let next = request.stages.indices.contains(number + 1) ? request.stages[number + 1] : nil
             value = try await apply(stage, to: value, matched: found.matched, items: items, next: next)
             let data = value.data
-            emit(data, number + 1, number == request.stages.count - 1)
+            emit(data, number + 1, number == request.stages.count - 1, found.passages)
             final = data
             if case .data(let produced) = value, !produced.items.isEmpty { items = produced.items }
         }
-        return Outcome(matched: found.matched, items: items, final: final, notes: notes)
+        return Outcome(matched: found.matched, items: items, passages: found.passages, final: final, notes: notes)
     }
 
     // MARK: The search
@@ -155,13 +162,16 @@ struct SearchPipeline: Sendable {
     /// does not), merged best first, and how many items matched in all the sources.
     private func search(_ predicates: [QueryPredicate]) async throws -> Found {
         var ranked: [Ranked] = []
+        var passages: [String: PassageMatch] = [:]
         var notes: [String] = []
         var matched = 0
         for (number, (source, predicate)) in zip(sources, predicates).enumerated() {
             let page = try await source.index.searchCountingFoundItems(SearchQuery(predicate, sort: sortOrder, limit: limit(for: source),
-                                                                                   fetchAttributes: source.fetchAttributes))
+                                                                                   fetchAttributes: source.fetchAttributes,
+                                                                                   snippetLength: snippetLength))
             matched += page.foundItemCount
             let hits = page.hits
+            for hit in hits { if let passage = hit.passage { passages[hit.item.uniqueIdentifier] = passage } }
             let hydrated = await hydrate(hits.map(\.item), from: source, keeping: source.fetchAttributes)
             notes += hydrated.notes
             let scores = Dictionary(hits.map { ($0.item.uniqueIdentifier, $0.score) }, uniquingKeysWith: { first, _ in first })
@@ -173,7 +183,9 @@ struct SearchPipeline: Sendable {
             ranked.sort { ($0.score ?? -.infinity, -$0.position) > ($1.score ?? -.infinity, -$1.position) }
         }
         let cap = request.limit ?? Self.defaultLimit
-        return Found(items: ranked.prefix(sources.count > 1 ? cap : ranked.count).map(\.item), matched: matched, notes: notes)
+        let items = ranked.prefix(sources.count > 1 ? cap : ranked.count).map(\.item)
+        let kept = Set(items.map(\.uniqueIdentifier))
+        return Found(items: items, passages: passages.filter { kept.contains($0.key) }, matched: matched, notes: notes)
     }
 
     /// Lays the delegate's items over the index's when some fetched attribute is missing.

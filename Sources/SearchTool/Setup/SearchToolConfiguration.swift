@@ -19,6 +19,10 @@ extension SearchTool {
         /// were left out. Apple's nil means no cap; Lantern defaults to 4,000 because a small
         /// model's 4K–8K window cannot hold more.
         public var maximumResponseSize: Int?
+        /// UTF-8 bytes of the snippet each result of a search with words shows: its best passage
+        /// around the matched words, so the sentence that answers reaches the model without a
+        /// fetch (nil: no snippets). It counts against `maximumResponseSize` like any attribute.
+        public var snippetLength: Int?
         /// The tool's name on the wire.
         public var name: String
         /// The fetch tool's name on the wire.
@@ -36,7 +40,8 @@ extension SearchTool {
         public var now: @Sendable () -> Date
 
         public init(sources: [SearchSource] = [], guide: Guide = .complete, contactResolver: (any ContactResolver)? = nil,
-                    customStages: [any CustomStage] = [], maximumResponseSize: Int? = 4_000, name: String = "spotlight_search",
+                    customStages: [any CustomStage] = [], maximumResponseSize: Int? = 4_000, snippetLength: Int? = 200,
+                    name: String = "spotlight_search",
                     fetchToolName: String = "fetch_item", restrictsTermsToQuestion: Bool = true,
                     hydrationTimeout: Duration = .seconds(2), now: @escaping @Sendable () -> Date = { Date() }) {
             self.sources = sources
@@ -44,6 +49,7 @@ extension SearchTool {
             self.contactResolver = contactResolver
             self.customStages = customStages
             self.maximumResponseSize = maximumResponseSize
+            self.snippetLength = snippetLength
             self.name = name
             self.fetchToolName = fetchToolName
             self.restrictsTermsToQuestion = restrictsTermsToQuestion
