@@ -599,6 +599,28 @@ static void totals(const Fts5ExtensionApi *api, Fts5Context *fts, sqlite3_contex
     sqlite3_result_blob(context, values, sizeof values, SQLITE_TRANSIENT);
 }
 
+/* lantern_match_score(fts): how well a row matches without BM25's collection statistics, to
+   rank the rows of one small range (the passages of one item): the number of distinct phrases it
+   holds times 2^20, plus its instances, each counted twice in the first column (a heading). BM25
+   would read each phrase's whole list of rows for its document count on every call. */
+static void matchScore(const Fts5ExtensionApi *api, Fts5Context *fts, sqlite3_context *context, int argc, sqlite3_value **argv) {
+    (void)argc; (void)argv;
+    int phrases = api->xPhraseCount(fts);
+    int instances = 0, rc = api->xInstCount(fts, &instances);
+    sqlite3_int64 seen = 0, weighted = 0;
+    for (int i = 0; rc == SQLITE_OK && i < instances; i++) {
+        int phrase, column, offset;
+        rc = api->xInst(fts, i, &phrase, &column, &offset);
+        if (rc != SQLITE_OK) break;
+        if (phrase < 62) seen |= (sqlite3_int64)1 << phrase;
+        weighted += column == 0 ? 2 : 1;
+    }
+    if (rc != SQLITE_OK) { sqlite3_result_error_code(context, rc); return; }
+    int distinct = 0;
+    for (int phrase = 0; phrase < phrases && phrase < 62; phrase++) distinct += (int)((seen >> phrase) & 1);
+    sqlite3_result_int64(context, ((sqlite3_int64)distinct << 20) + weighted);
+}
+
 static fts5_api *ftsApi(sqlite3 *db) {
     fts5_api *api = NULL;
     sqlite3_stmt *statement;
@@ -622,6 +644,7 @@ int lantern_fulltext_register(sqlite3 *db, LanternRecorder *recorder) {
     if (rc != SQLITE_OK) { free(registration); return rc; }
     if (recorder) rc = api->xCreateFunction(api, "lantern_term_shape", recorder, termShape, NULL);
     if (rc == SQLITE_OK) rc = api->xCreateFunction(api, "lantern_totals", NULL, totals, NULL);
+    if (rc == SQLITE_OK) rc = api->xCreateFunction(api, "lantern_match_score", NULL, matchScore, NULL);
     if (rc == SQLITE_OK) rc = sqlite3_create_function_v2(db, "lantern_shortlist", 2, SQLITE_UTF8 | SQLITE_DIRECTONLY, NULL,
                                                         NULL, shortlistStep, shortlistFinal, NULL);
     return rc;
@@ -655,6 +678,27 @@ int lantern_single_token(sqlite3 *db, const char *text, int length, char *output
     return rc == SQLITE_OK && single.tokens == 1 ? single.length : -1;
 }
 
+struct LanternTokenizer { fts5_tokenizer tokenizer; Fts5Tokenizer *instance; };
+
+LanternTokenizer *lantern_tokenizer_open(sqlite3 *db) {
+    fts5_api *api = ftsApi(db);
+    void *userData;
+    LanternTokenizer *opened = calloc(1, sizeof *opened);
+    if (!opened) return NULL;
+    if (!api || api->xFindTokenizer(api, "lantern", &userData, &opened->tokenizer) != SQLITE_OK
+        || opened->tokenizer.xCreate(userData, NULL, 0, &opened->instance) != SQLITE_OK) {
+        free(opened);
+        return NULL;
+    }
+    return opened;
+}
+
+void lantern_tokenizer_close(LanternTokenizer *tokenizer) {
+    if (!tokenizer) return;
+    tokenizer->tokenizer.xDelete(tokenizer->instance);
+    free(tokenizer);
+}
+
 typedef struct { lantern_token_visitor visit; void *context; } Visiting;
 
 static int visitToken(void *context, int flags, const char *token, int length, int start, int end) {
@@ -663,16 +707,7 @@ static int visitToken(void *context, int flags, const char *token, int length, i
     return visiting->visit(visiting->context, token, length, start, end);
 }
 
-int lantern_tokenize(sqlite3 *db, const char *text, int length, lantern_token_visitor visit, void *context) {
-    fts5_api *api = ftsApi(db);
-    void *userData;
-    fts5_tokenizer tokenizer;
-    if (!api || api->xFindTokenizer(api, "lantern", &userData, &tokenizer) != SQLITE_OK) return SQLITE_ERROR;
-    Fts5Tokenizer *instance;
-    int rc = tokenizer.xCreate(userData, NULL, 0, &instance);
-    if (rc != SQLITE_OK) return rc;
+int lantern_tokenizer_run(LanternTokenizer *tokenizer, const char *text, int length, lantern_token_visitor visit, void *context) {
     Visiting visiting = {visit, context};
-    rc = tokenizer.xTokenize(instance, &visiting, FTS5_TOKENIZE_QUERY, text, length, visitToken);
-    tokenizer.xDelete(instance);
-    return rc;
+    return tokenizer->tokenizer.xTokenize(tokenizer->instance, &visiting, FTS5_TOKENIZE_QUERY, text, length, visitToken);
 }

@@ -39,7 +39,9 @@ void lantern_recorder_free(LanternRecorder *recorder);
 /* Registers, on one connection: the tokenizer "lantern" (porter over unicode61 with
    remove_diacritics 2, feeding `recorder` when it is not NULL); the FTS5 function
    lantern_totals(fts) (the table's row count and total length, BM25's collection statistics, as a
-   blob of two native int64); and, with a recorder, the FTS5 function lantern_term_shape(fts) (a
+   blob of two native int64); the FTS5 function lantern_match_score(fts) (distinct phrases a row
+   holds times 2^20 plus its instances, a heading's counted twice: a ranking inside one item's
+   passages that needs no collection statistics); and, with a recorder, the FTS5 function lantern_term_shape(fts) (a
    one-word MATCH's weighted count in the row times 2^32 plus the row's length) and the aggregate
    lantern_shortlist(rowid, shape), which builds a shortlist blob from rows in rowid order. */
 int lantern_fulltext_register(sqlite3 *db, LanternRecorder *recorder);
@@ -77,11 +79,18 @@ int lantern_recorder_replace(LanternRecorder *recorder, int64_t index, const voi
    length, or -1 when it becomes no token or several (or the token is longer than `capacity`). */
 int lantern_single_token(sqlite3 *db, const char *text, int length, char *output, int capacity);
 
-/* Calls `visit` for every token of `text` as the "lantern" tokenizer splits and stems it for a
-   query: the token's bytes, and where its source lies in `text` (byte offsets, end exclusive).
-   A nonzero return from `visit` stops the walk and is returned; otherwise SQLITE_OK, or the
-   tokenizer's error. Snippets use it to find a query's words in a passage as FTS5 matched them. */
+/* A tokenizer of the "lantern" kind opened once on a connection, for reading texts as the index
+   does (snippets find a query's words in a passage with it, as FTS5 matched them). NULL when the
+   tokenizer is not registered or memory ran out. Close it before the connection. */
+typedef struct LanternTokenizer LanternTokenizer;
+LanternTokenizer *lantern_tokenizer_open(sqlite3 *db);
+void lantern_tokenizer_close(LanternTokenizer *tokenizer);
+
+/* Calls `visit` for every token of `text` as a query is tokenized (lowercased, diacritics
+   removed, stemmed): the token's bytes, and where its source lies in `text` (byte offsets, end
+   exclusive). A nonzero return from `visit` stops the walk and is returned; otherwise SQLITE_OK,
+   or the tokenizer's error. */
 typedef int (*lantern_token_visitor)(void *context, const char *token, int length, int start, int end);
-int lantern_tokenize(sqlite3 *db, const char *text, int length, lantern_token_visitor visit, void *context);
+int lantern_tokenizer_run(LanternTokenizer *tokenizer, const char *text, int length, lantern_token_visitor visit, void *context);
 
 #endif

@@ -19,3 +19,18 @@ public struct Passage: Sendable, Hashable {
         self.text = text
     }
 }
+
+extension Passage {
+    /// The most UTF-8 bytes a passage holds (unless one word is longer).
+    public static let maximumLength = PassageSplitter.maximumBytes
+
+    /// How the index splits a text of this content type into passages (pages, Markdown
+    /// headings, paragraphs), without indexing it: each passage's text and location, in order.
+    /// A text that fits one passage is one, the whole text.
+    public static func split(_ text: String, contentType: String? = nil) -> [(text: String, location: PassageLocation)] {
+        let bytes = Array(text.utf8)
+        return PassageSplitter.spans(of: text, markdown: PassageSplitter.isMarkdown(contentType)).map { span in
+            (String(decoding: bytes[span.start..<span.end], as: UTF8.self), span.location)
+        }
+    }
+}

@@ -24,7 +24,9 @@ enum PassageSplitter {
     /// No passage is longer than this, unless one word is (a word is never cut).
     static let maximumBytes = 2_000
 
-    private static let newline = UInt8(ascii: "\n"), formFeed: UInt8 = 0x0C, hash = UInt8(ascii: "#")
+    /// The page break `pdftotext` writes between pages.
+    static let formFeed: UInt8 = 0x0C
+    private static let newline = UInt8(ascii: "\n"), hash = UInt8(ascii: "#")
 
     /// The passages of `text`, in order; empty for text with no visible characters.
     /// `markdown` makes `#` headings boundaries and heading paths.

@@ -114,26 +114,30 @@ struct PassageReader {
             WHERE \(condition) AND i.textLength IS NOT NULL
             """) { row in (row.text(0) ?? "", row.integer(1), row.text(2), row.blob(3)) }
         return rows.compactMap { identifier, rowid, contentType, blob in
-            guard let blob, let text = TextCompression.decode(blob) else { return nil }
-            let parts = text.utf8.split(separator: 0, maxSplits: 2, omittingEmptySubsequences: false)
-            guard parts.count == 3 else { return nil }
-            return ItemText(identifier: identifier, rowid: rowid, contentType: contentType, body: Array(parts[2]))
+            // Stored text: title, NUL, other text, NUL, body (see `ItemStore`).
+            guard let blob, let text = TextCompression.decodedBytes(blob), let first = text.firstIndex(of: 0),
+                  let second = text[(first + 1)...].firstIndex(of: 0) else { return nil }
+            return ItemText(identifier: identifier, rowid: rowid, contentType: contentType, body: Array(text[(second + 1)...]))
         }
     }
 
     /// An item's passages: its stored ones, or the one its short text is.
     private func spans(of item: ItemText) throws(SearchIndexError) -> [PassageSpan] {
-        let (first, last) = IndexSchema.passageRowids(item: item.rowid)
-        let stored = try database.query("""
-            SELECT start, length, page, firstLine, lastLine, heading FROM passages WHERE rowid BETWEEN \(first) AND \(last) ORDER BY rowid
+        let stored = try storedSpans(of: item.rowid, IndexSchema.passageRowids(item: item.rowid))
+        if !stored.isEmpty { return stored }
+        return PassageSplitter.spans(of: String(decoding: item.body, as: UTF8.self), markdown: PassageSplitter.isMarkdown(item.contentType))
+    }
+
+    /// The stored passages of an item with rowids in `range`, in order.
+    private func storedSpans(of item: Int64, _ range: (first: Int64, last: Int64)) throws(SearchIndexError) -> [PassageSpan] {
+        try database.query("""
+            SELECT start, length, page, firstLine, lastLine, heading FROM passages WHERE rowid BETWEEN \(range.first) AND \(range.last) ORDER BY rowid
             """) { row in
             PassageSpan(start: Int(row.integer(0)), length: Int(row.integer(1)),
                         location: PassageLocation(page: row.isNull(2) ? nil : Int(row.integer(2)),
                                                   lines: Int(row.integer(3))...max(Int(row.integer(3)), Int(row.integer(4))),
                                                   headingPath: (row.text(5) ?? "").split(separator: IndexSchema.listSeparator).map(String.init)))
         }
-        if !stored.isEmpty { return stored }
-        return PassageSplitter.spans(of: String(decoding: item.body, as: UTF8.self), markdown: PassageSplitter.isMarkdown(item.contentType))
     }
 
     private func passage(_ item: ItemText, _ spans: [PassageSpan], _ index: Int) -> Passage {
@@ -141,18 +145,28 @@ struct PassageReader {
                 text: item.slice(spans[index].start..<spans[index].end))
     }
 
-    /// The item's passage that ranks best for any of `words` (the first one when none matches);
-    /// nil for text without a visible character.
+    /// The item's passage holding the most distinct words of `words`, then the most of them
+    /// (`lantern_match_score`; the first passage when none holds any); nil for text without a
+    /// visible character. Not BM25: inside one item the collection statistics change nothing
+    /// worth their cost, a pass over each word's whole list of passages per item. Only the
+    /// winning passage's row is read when the item's passages are not already known.
     private func bestPassage(of item: ItemText, words: [String], spans known: [PassageSpan]? = nil) throws(SearchIndexError) -> Passage? {
-        let spans: [PassageSpan]
-        if let known { spans = known } else { spans = try self.spans(of: item) }
-        guard !spans.isEmpty else { return nil }
-        guard spans.count > 1, !words.isEmpty else { return passage(item, spans, 0) }
-        let expression = words.map(QueryCompiler.phrase).joined(separator: " OR ")
+        if let known, known.count <= 1 || words.isEmpty { return known.isEmpty ? nil : passage(item, known, 0) }
         let (first, last) = IndexSchema.passageRowids(item: item.rowid)
-        let best = try database.query("""
-            SELECT rowid FROM passage_fts WHERE passage_fts MATCH \(expression) AND rowid BETWEEN \(first) AND \(last) ORDER BY rank LIMIT 1
-            """) { Int($0.integer(0) & Int64(IndexSchema.passagesPerItem - 1)) }.first ?? 0
-        return passage(item, spans, spans.indices.contains(best) ? best : 0)
+        let best = words.isEmpty ? nil : try database.query("""
+            SELECT rowid FROM passage_fts WHERE passage_fts MATCH \(words.map(QueryCompiler.phrase).joined(separator: " OR ")) \
+            AND rowid BETWEEN \(first) AND \(last) ORDER BY lantern_match_score(passage_fts) DESC, rowid LIMIT 1
+            """) { $0.integer(0) }.first
+        if let known {
+            let index = best.map { Int($0 - first) } ?? 0
+            return passage(item, known, known.indices.contains(index) ? index : 0)
+        }
+        if let best, let span = try storedSpans(of: item.rowid, (best, best)).first,
+           let lastStored = try database.query("SELECT max(rowid) FROM passages WHERE rowid BETWEEN \(first) AND \(last)", { $0.integer(0) }).first {
+            return Passage(itemIdentifier: item.identifier, index: Int(best - first), count: Int(lastStored - first) + 1,
+                           location: span.location, text: item.slice(span.start..<span.end))
+        }
+        let spans = try spans(of: item)
+        return spans.isEmpty ? nil : passage(item, spans, 0)
     }
 }

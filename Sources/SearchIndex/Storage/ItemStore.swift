@@ -394,7 +394,8 @@ final class ItemStore {
     /// Stores the passages of an item's text when it splits into more than one (a short text is
     /// its own one passage and stores nothing), returning their full-text input.
     private func insertPassages(of body: String?, contentType: String?, item: Int64) throws(SearchIndexError) -> [PassageWords] {
-        guard let body else { return [] }
+        // Most items are short notes: one passage, told without splitting (memchr for a page break).
+        guard let body, body.utf8.count > PassageSplitter.maximumBytes || Self.contains(body, byte: PassageSplitter.formFeed) else { return [] }
         let spans = PassageSplitter.spans(of: body, markdown: PassageSplitter.isMarkdown(contentType))
         guard spans.count > 1 else { return [] }
         return try spans.prefix(IndexSchema.passagesPerItem).enumerated().map { (index, span) throws(SearchIndexError) in

@@ -16,10 +16,16 @@ enum TextCompression {
 
     /// Nil when the bytes are not a valid encoding (a corrupt row).
     static func decode(_ stored: [UInt8]) -> String? {
-        guard let tag = stored.first else { return "" }
+        decodedBytes(stored).map { String(decoding: $0, as: UTF8.self) }
+    }
+
+    /// The text's UTF-8 bytes, for readers that slice it (passages) without making a String of
+    /// the whole; nil when the bytes are not a valid encoding.
+    static func decodedBytes(_ stored: [UInt8]) -> [UInt8]? {
+        guard let tag = stored.first else { return [] }
         switch tag {
-        case 0: return String(decoding: stored.dropFirst(), as: UTF8.self)
-        case 1: return decompress(stored.dropFirst()).map { String(decoding: $0, as: UTF8.self) }
+        case 0: return Array(stored.dropFirst())
+        case 1: return decompress(stored.dropFirst())
         default: return nil
         }
     }
@@ -72,23 +78,37 @@ enum TextCompression {
         return output
     }
 
+    /// Decodes into a buffer of the stated length, copying literals and non-overlapping matches
+    /// in blocks (a match closer than its length repeats bytes it writes, so it goes byte by
+    /// byte); nil at the first inconsistency.
     private static func decompress(_ input: ArraySlice<UInt8>) -> [UInt8]? {
         var cursor = input.startIndex
         guard let total = readVarint(input, &cursor), total < 1 << 31 else { return nil }
-        var output: [UInt8] = []
-        output.reserveCapacity(total)
-        while true {
-            guard let literals = readVarint(input, &cursor), literals <= input.endIndex - cursor else { return nil }
-            output.append(contentsOf: input[cursor..<cursor + literals])
-            cursor += literals
-            guard let length = readVarint(input, &cursor) else { return nil }
-            if length == 0 { break }
-            guard let distance = readVarint(input, &cursor), distance > 0, distance <= output.count,
-                  output.count + length <= total else { return nil }
-            let start = output.count - distance
-            for offset in 0..<length { output.append(output[start + offset]) }
+        var complete = false
+        let output = [UInt8](unsafeUninitializedCapacity: total) { buffer, count in
+            var written = 0
+            defer { count = written }
+            guard let base = buffer.baseAddress else { return complete = readVarint(input, &cursor) == 0 && readVarint(input, &cursor) == 0 }
+            while true {
+                guard let literals = readVarint(input, &cursor), literals <= input.endIndex - cursor, written + literals <= total else { return }
+                input[cursor..<cursor + literals].withUnsafeBufferPointer { source in
+                    if let from = source.baseAddress { (base + written).initialize(from: from, count: literals) }
+                }
+                cursor += literals
+                written += literals
+                guard let length = readVarint(input, &cursor) else { return }
+                if length == 0 { return complete = written == total }
+                guard let distance = readVarint(input, &cursor), distance > 0, distance <= written, written + length <= total else { return }
+                let from = base + (written - distance)
+                if distance >= length {
+                    (base + written).initialize(from: from, count: length)
+                } else {
+                    for offset in 0..<length { (base + written + offset).initialize(to: from[offset]) }
+                }
+                written += length
+            }
         }
-        return output.count == total ? output : nil
+        return complete ? output : nil
     }
 
     private static func appendVarint(_ value: Int, to output: inout [UInt8]) {

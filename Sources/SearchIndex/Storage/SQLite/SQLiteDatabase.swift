@@ -17,6 +17,8 @@ final class SQLiteDatabase {
     var tally = 0
     /// On the writer, the words FTS5 indexes and deletes (nil on readers).
     let recorder: WordRecorder?
+    /// The index's tokenizer for reading texts (`tokens(of:)`), opened on first use.
+    private var tokenizer: TextTokenizer?
 
     /// Process-wide settings, applied once before the first open: no memory-usage statistics
     /// (Lantern never reads them, and their global lock showed in indexing profiles).
@@ -86,6 +88,7 @@ final class SQLiteDatabase {
 
     deinit {
         statementCache.removeAll()
+        tokenizer = nil
         // The recorder goes with this connection's properties, after the close. Tokenizers only
         // read it while FTS5 writes, which a closing connection no longer does, so it can go even
         // while unfinalized statements keep the connection open.
@@ -108,24 +111,8 @@ final class SQLiteDatabase {
     /// stemmed), each with the UTF-8 byte range of its source in `text`, in order; empty when
     /// the tokenizer cannot run. Snippets find a query's words in a passage with it, as FTS5 does.
     func tokens(of text: String) -> [TextToken] {
-        final class Collector { var tokens: [TextToken] = [] }
-        let collector = Collector()
-        var bytes = Array(text.utf8)
-        let visit: lantern_token_visitor = { context, token, length, start, end in
-            guard let context, let token else { return 0 }
-            let collector = Unmanaged<Collector>.fromOpaque(context).takeUnretainedValue()
-            let stem = String(decoding: UnsafeRawBufferPointer(start: token, count: Int(length)), as: UTF8.self)
-            collector.tokens.append(TextToken(stem: stem, bytes: Int(start)..<Int(end)))
-            return 0
-        }
-        let code = bytes.withUnsafeMutableBufferPointer { buffer in
-            buffer.withMemoryRebound(to: CChar.self) { text in
-                withExtendedLifetime(collector) {
-                    lantern_tokenize(handle, text.baseAddress, Int32(text.count), visit, Unmanaged.passUnretained(collector).toOpaque())
-                }
-            }
-        }
-        return code == SQLITE_OK ? collector.tokens : []
+        if tokenizer == nil { tokenizer = TextTokenizer(handle) }
+        return tokenizer?.tokens(of: text) ?? []
     }
 
     /// Runs one or more statements without parameters (DDL, pragmas, transaction control).
