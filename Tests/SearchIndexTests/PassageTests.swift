@@ -166,6 +166,33 @@ import Testing
         await #expect(throws: SearchIndexError.self) { _ = try await index.passage(of: match.passage.itemIdentifier, at: .page(51)) }
     }
 
+    @Test func aChangedFileGetsItsNewPassagesOnRefreshAndNothingOfTheOld() async throws {
+        let folder = try TemporaryFolder()
+        let scope = folder.url.appendingPathComponent("scope")
+        try FileManager.default.createDirectory(at: scope, withIntermediateDirectories: true)
+        let file = scope.appendingPathComponent("log.pdf")
+        func write(factOnPage factPage: Int, fact: String) throws {
+            let pages = (1...20).map { number -> [String] in
+                var lines = (0..<10).map { Self.filler(sentences: 1, seed: UInt64(number * 100 + $0)) }
+                if number == factPage { lines[3] = fact }
+                return lines
+            }
+            try FileSourceTests.pdf(pages: pages).write(to: file)
+        }
+        try write(factOnPage: 15, fact: "The anemometer cups were replaced after the gale.")
+        let index = try folder.index()
+        let source = FileSource(scopes: [scope])
+        _ = try await source.refresh(into: index)
+        #expect(try await index.passages(matching: "anemometer").first?.passage.location.page == 15)
+        // The file changes (size and time): its passages are replaced, the others untouched.
+        try write(factOnPage: 6, fact: "The hygrometer was recalibrated against the sling psychrometer in the hut.")
+        try FileManager.default.setAttributes([.modificationDate: Date().addingTimeInterval(60)], ofItemAtPath: file.path)
+        let report = try await source.refresh(into: index)
+        #expect(report.indexed == 1)
+        #expect(try await index.passages(matching: "anemometer").isEmpty)
+        #expect(try await index.passages(matching: "hygrometer psychrometer").first?.passage.location.page == 6)
+    }
+
     @Test func aPlaceTheItemDoesNotHaveIsATypedError() async throws {
         let folder = try TemporaryFolder()
         let index = try folder.index()

@@ -207,7 +207,7 @@ enum IndexSchema {
         CREATE TABLE IF NOT EXISTS passages(
             rowid INTEGER PRIMARY KEY, start INTEGER NOT NULL, length INTEGER NOT NULL, page INTEGER,
             firstLine INTEGER NOT NULL, lastLine INTEGER NOT NULL, heading TEXT);
-        CREATE VIRTUAL TABLE IF NOT EXISTS passage_fts USING fts5(heading, body, content='', tokenize='lantern');
+        CREATE VIRTUAL TABLE IF NOT EXISTS passage_fts USING fts5(heading, body, content='', tokenize='lantern', detail='column');
         INSERT INTO passage_fts(passage_fts, rank) VALUES('rank', 'bm25(\(passageWeights.map { "\($0)" }.joined(separator: ", ")))');
         INSERT INTO passage_fts(passage_fts, rank) VALUES('hashsize', \(ftsHashSize));
         INSERT INTO passage_fts(passage_fts, rank) VALUES('pgsz', \(ftsLeafSize));
