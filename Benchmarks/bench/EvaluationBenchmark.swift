@@ -32,7 +32,7 @@ enum EvaluationBenchmark {
         func evaluate(_ model: LocalModel, at url: URL, guide: SearchSetup.GuideLevel, label: String) async throws {
             let files = EvaluationRunner.Files(model: url.path, corpus: SampleData.trailsCorpus.path, samples: SampleData.trailsSamples.path)
             let runner = EvaluationRunner(model: model, configuration: .init(guide: guide, now: { today.noon }))
-            let report = try await runner.report(corpus: corpus, samples: samples, files: files, today: today.text) { result, done, total in
+            let report = try await runner.report(corpus: .items(corpus), samples: samples, files: files, today: today.text) { result, done, total in
                 let m = result.metrics
                 FileHandle.standardError.write(Data(String(format: "bench: evaluation %@ %@ [%d/%d] %@: %.1f s, %d/%d calls valid%@\n",
                                                            url.lastPathComponent, guide.rawValue, done, total, result.sampleID, m.latency.total,

@@ -7,6 +7,8 @@ public struct AggregateMetrics: Sendable, Hashable, Codable {
     public var failedRuns: Int
     /// Mean result coverage over runs that expect items; nil when none do.
     public var resultCoverage: Double?
+    /// Mean passage coverage over runs that expect passages; nil when none do.
+    public var passageCoverage: Double?
     public var answerCoverage: Double?
     /// Share of runs with facts whose answer stated all of them.
     public var groundedRate: Double?
@@ -27,6 +29,7 @@ public struct AggregateMetrics: Sendable, Hashable, Codable {
         runs = results.count
         failedRuns = results.filter { $0.error != nil }.count
         resultCoverage = Self.mean(metrics.compactMap(\.resultCoverage))
+        passageCoverage = Self.mean(metrics.compactMap(\.passageCoverage))
         answerCoverage = Self.mean(metrics.compactMap(\.answerCoverage))
         groundedRate = Self.mean(metrics.compactMap(\.grounded).map { $0 ? 1 : 0 })
         trajectoryPassRate = Self.mean(metrics.compactMap(\.trajectoryPass).map { $0 ? 1 : 0 })

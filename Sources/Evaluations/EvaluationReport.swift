@@ -47,15 +47,19 @@ public struct EvaluationReport: Sendable, Hashable, Codable {
         return try encoder.encode(self)
     }
 
-    /// The per-sample table followed by the aggregate, for a terminal.
+    /// The per-sample table followed by the aggregate, for a terminal; a passage coverage
+    /// column when the samples expect passages.
     public func table() -> String {
-        let header = ["sample", "result cov", "answer cov", "grounded", "trajectory", "valid calls", "tools", "time s", "tokens"]
+        let passages = aggregate.passageCoverage != nil
+        let header = ["sample", "result cov"] + (passages ? ["passage cov"] : [])
+            + ["answer cov", "grounded", "trajectory", "valid calls", "tools", "time s", "tokens"]
         var rows: [[String]] = results.map { result in
             let m = result.metrics
             let id = settings.repetitions > 1 ? "\(result.sampleID)#\(result.repetition + 1)" : result.sampleID
             return [
                 id + (result.error == nil ? "" : " (failed)"),
-                Percent(m.resultCoverage).description, Percent(m.answerCoverage).description,
+                Percent(m.resultCoverage).description] + (passages ? [Percent(m.passageCoverage).description] : []) + [
+                Percent(m.answerCoverage).description,
                 m.grounded.map { $0 ? "yes" : "no" } ?? "–",
                 m.trajectoryPass.map { $0 ? "pass" : "fail" } ?? "–",
                 m.toolCalls == 0 ? "–" : "\(m.validToolCalls)/\(m.toolCalls)",
@@ -65,7 +69,8 @@ public struct EvaluationReport: Sendable, Hashable, Codable {
             ]
         }
         let a = aggregate
-        rows.append(["ALL (\(a.runs) runs)", Percent(a.resultCoverage).description, Percent(a.answerCoverage).description,
+        rows.append(["ALL (\(a.runs) runs)", Percent(a.resultCoverage).description] + (passages ? [Percent(a.passageCoverage).description] : []) + [
+                     Percent(a.answerCoverage).description,
                      Percent(a.groundedRate).description, Percent(a.trajectoryPassRate).description,
                      Percent(a.validToolCalls).description, "\(a.toolCalls) calls", String(format: "%.1f", a.latency.total),
                      "\(a.tokens.prompt)/\(a.tokens.generated)"])

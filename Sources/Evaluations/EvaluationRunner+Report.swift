@@ -22,7 +22,7 @@ extension EvaluationRunner {
     ///
     /// - Parameter today: the reference day the configuration's `now` pins, for the report
     ///   (nil when it is the real clock).
-    public func report(corpus: [SearchableItem], samples: [EvaluationSample], files: Files, today: String?,
+    public func report(corpus: EvaluationCorpus, samples: [EvaluationSample], files: Files, today: String?,
                        progress: @Sendable (SampleResult, _ done: Int, _ total: Int) -> Void = { _, _, _ in }) async throws(EvaluationError) -> EvaluationReport {
         let results = try await run(corpus: corpus, samples: samples, progress: progress)
         let settings = EvaluationReport.Settings(

@@ -61,18 +61,18 @@ public struct EvaluationRunner: Sendable {
     }
 
     /// Runs every sample `repetitions` times over `corpus`, calling `progress` after each run
-    /// with the result, how many runs are done and how many there are.
-    public func run(corpus: [SearchableItem], samples: [EvaluationSample],
+    /// with the result, how many runs are done and how many there are. Over a folder, samples
+    /// name files relative to it (`EvaluationCorpus.resolving(_:)`).
+    public func run(corpus: EvaluationCorpus, samples: [EvaluationSample],
                     progress: @Sendable (SampleResult, _ done: Int, _ total: Int) -> Void = { _, _, _ in }) async throws(EvaluationError) -> [SampleResult] {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("lantern-eval-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: folder) }
         let world = try await World(corpus: corpus, folder: folder, configuration: configuration)
-        let titles = Dictionary(corpus.map { ($0.uniqueIdentifier, $0.attributeSet.title ?? "") }) { first, _ in first }
         var results: [SampleResult] = []
         let total = samples.count * configuration.repetitions
         for repetition in 0..<configuration.repetitions {
-            for sample in samples {
-                let result = await run(sample, repetition: repetition, in: world, titles: titles)
+            for sample in samples.map(corpus.resolving) {
+                let result = await run(sample, repetition: repetition, in: world, titles: world.titles)
                 results.append(result)
                 progress(result, results.count, total)
             }
@@ -84,15 +84,20 @@ public struct EvaluationRunner: Sendable {
     struct World: Sendable {
         let index: SearchableIndex
         let setup: SearchSetup
+        /// Every item's title by identifier, so an answer may cite an item by name.
+        let titles: [String: String]
 
-        init(corpus: [SearchableItem], folder: URL, configuration: Configuration) async throws(EvaluationError) {
-            guard !corpus.isEmpty else { throw .emptyCorpus }
+        init(corpus: EvaluationCorpus, folder: URL, configuration: Configuration) async throws(EvaluationError) {
             do {
                 try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
                 index = try SearchableIndex(url: folder.appendingPathComponent("corpus.sqlite"), timeZone: configuration.timeZone)
-                try await index.indexSearchableItems(corpus)
+                try await corpus.index(into: index)
+                let items = try await index.search(SearchQuery(.all, sort: [], limit: nil, fetchAttributes: [.title]))
+                titles = Dictionary(items.map { ($0.item.uniqueIdentifier, $0.item.attributeSet.title ?? "") }) { first, _ in first }
                 setup = try await SearchSetup(index: index, guide: configuration.guide, format: configuration.format,
                                               now: configuration.now)
+            } catch EvaluationError.emptyCorpus {
+                throw .emptyCorpus
             } catch {
                 throw .indexing(String(describing: error))
             }

@@ -12,6 +12,10 @@ public struct SampleMetrics: Sendable, Hashable, Codable {
     public var resultCoverage: Double?
     /// The expected identifiers that reached the model.
     public var identifiersFound: [String]
+    /// Share of the expected passages (`EvaluationSample.expectedPassages`) whose place reached
+    /// the model: a final search reply's snippet from it, a fetch of it, or its whole item
+    /// fetched uncut (`PassageReach`). nil when the sample expects none.
+    public var passageCoverage: Double?
     /// Share of the expected items the answer cites by identifier or title (case-insensitive).
     public var answerCoverage: Double?
     /// Whether every expected fact appears in the answer (case-insensitive); nil when the
@@ -46,6 +50,8 @@ public struct SampleMetrics: Sendable, Hashable, Codable {
         let received = Self.receivedIdentifiers(observation.replies)
         identifiersFound = expected.filter(received.contains)
         resultCoverage = Self.share(identifiersFound.count, of: expected.count)
+        let reach = PassageReach(entries: observation.entries)
+        passageCoverage = Self.share(sample.expectedPassages.filter(reach.reached).count, of: sample.expectedPassages.count)
 
         let answer = observation.answer
         let cited = expected.filter { id in

@@ -23,7 +23,11 @@ struct EvalArguments: ParsableCommand {
     @Option(.model) var model: String?
     @Option(.chatTemplate) var chatTemplate: String?
     @Option("corpus", .text("FILE.jsonl"), help: "The corpus to index (default: the built-in trails corpus).") var corpus: String?
-    @Option("samples", .text("FILE.jsonl"), help: "The samples to answer (default: the built-in trails samples).") var samples: String?
+    @Option("folder", .text("DIR"), help: "Index this folder of documents instead, as 'ask --folder' does; samples name its files relative to it.")
+    var folder: String?
+    @Option("samples", .text("FILE.jsonl"),
+            help: "The samples to answer (default: the built-in trails samples); 'long-documents' is the shipped long-document set, over its own folder of PDFs and Markdown files.")
+    var samples: String?
     @Option("calls", .text("FILE.jsonl"), help: "Run function-calling cases instead of samples; 'builtin' is the shipped set.") var calls: String?
     @OptionGroup var guide: GuideOptions
     @Option(.context) var context: ContextWindow?
@@ -37,8 +41,20 @@ struct EvalArguments: ParsableCommand {
             help: "The day relative dates (\"this month\") resolve against, at noon local time (default: the real today, except with the shipped samples, whose date questions run as of \(SampleData.trailsSamplesToday), the day they were written).")
     var today: ReferenceDay?
 
+    /// Whether the shipped long-document samples run (`--samples long-documents`).
+    var longDocuments: Bool { samples == Self.longDocumentsName }
+    static let longDocumentsName = "long-documents"
+
+    /// What to index: `--folder`, the long-document folder for its samples, else the corpus file.
+    var corpusSource: (corpus: EvaluationCorpus?, path: String) {
+        if let folder { return (.folder(URL(fileURLWithPath: folder)), folder) }
+        if longDocuments, corpus == nil { return (.folder(SampleData.longDocuments), SampleData.longDocuments.path) }
+        return (nil, corpusURL.path)
+    }
     var corpusURL: URL { corpus.map { URL(fileURLWithPath: $0) } ?? SampleData.trailsCorpus }
-    var samplesURL: URL { samples.map { URL(fileURLWithPath: $0) } ?? SampleData.trailsSamples }
+    var samplesURL: URL {
+        longDocuments ? SampleData.longDocumentSamples : samples.map { URL(fileURLWithPath: $0) } ?? SampleData.trailsSamples
+    }
     var reportURL: URL? { report.map { URL(fileURLWithPath: $0) } }
     var callsURL: URL? { calls.map { $0 == "builtin" ? SampleData.functionCalls : URL(fileURLWithPath: $0) } }
     var thresholds: EvaluationThresholds { EvaluationThresholds(resultCoverage: minimumCoverage, groundedRate: minimumGrounded) }

@@ -17,7 +17,7 @@ enum Scripted {
                     now: @escaping @Sendable () -> Date = { Date() }) async throws -> [SampleResult] {
         let runner = EvaluationRunner(model: ScriptedLanguageModel(script),
                                       configuration: .init(guide: guide, timeZone: utc, toolCallingMode: .allowed, now: now))
-        return try await runner.run(corpus: corpus(), samples: samples)
+        return try await runner.run(corpus: .items(corpus()), samples: samples)
     }
 
     static func run(_ sample: EvaluationSample, script: [String], guide: SearchSetup.GuideLevel = .complete) async throws -> SampleResult {
