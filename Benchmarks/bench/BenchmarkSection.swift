@@ -3,6 +3,7 @@
 enum BenchmarkSection: String, CaseIterable, Sendable {
     case engine
     case index
+    case embedding
     case grammar
     case prefixCache = "prefix-cache"
     case searchtool
@@ -21,6 +22,8 @@ enum BenchmarkSection: String, CaseIterable, Sendable {
         case .index:
             try await IndexBenchmark.run(itemCount: environment.quick ? 100_000 : 1_000_000,
                                          workDirectory: environment.workDirectory.appendingPathComponent("index"))
+        case .embedding:
+            try await EmbeddingBenchmark.run(environment)
         case .grammar:
             try await GrammarBenchmark.grammarOverhead(environment, repetitions: environment.quick ? 3 : 7)
         case .prefixCache:
