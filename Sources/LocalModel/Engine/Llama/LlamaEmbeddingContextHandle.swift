@@ -30,10 +30,7 @@ final class LlamaEmbeddingContextHandle {
         params.embeddings = true
         params.pooling_type = LLAMA_POOLING_TYPE_UNSPECIFIED
         params.no_perf = true
-        let (context, log) = LlamaRuntime.capturingLog { llama_init_from_model(model.pointer, params) }
-        guard let context else {
-            throw .outOfMemory(what: "an embedding context for \(batchTokens) tokens (\(log.last ?? "llama_init_from_model failed"))")
-        }
+        let context = try model.newContext(params, what: "an embedding context for \(batchTokens) tokens")
         self.pointer = context
         self.model = model
         self.batchTokens = Int(llama_n_batch(context))
@@ -52,7 +49,7 @@ final class LlamaEmbeddingContextHandle {
 
     /// Runs the model once over `sequences` (together at most `batchTokens` tokens and
     /// `maximumSequences` texts) and returns each one's pooled vector, not normalised.
-    func embed(_ sequences: ArraySlice<[Token]>) throws(LocalModelError) -> [[Float]] {
+    func embed(_ sequences: [[Token]]) throws(LocalModelError) -> [[Float]] {
         batch.n_tokens = 0
         for (sequence, tokens) in sequences.enumerated() {
             for (position, token) in tokens.enumerated() {
