@@ -84,7 +84,10 @@ public struct FetchItemTool: Tool {
                     notes.append("The app did not answer within \(hydrator.timeout); this is what the index holds.")
                 }
             }
-            if let item { return ToolResult(text: render(item, notes: notes, timeZone: source.index.timeZone), structuredContent: [item]) }
+            if let item {
+                let text = render(item, notes: notes, timeZone: source.index.timeZone)
+                return ToolResult(text: text, structuredContent: [item], sources: ShownSources.fetched(item, text: text))
+            }
         }
         return ToolResult(text: "No item has the id \(TextFraming.neutralized(arguments.id)). Use an id exactly as \(name == "fetch_item" ? "the search" : "the search tool") returned it.")
     }

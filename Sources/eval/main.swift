@@ -60,7 +60,7 @@ do {
 
 let runner = EvaluationRunner(model: model, configuration: .init(
     guide: arguments.guide.level, format: arguments.guide.format, contextWindow: arguments.context,
-    repetitions: arguments.repetitions, seed: arguments.seed, now: { [now = day?.noon] in now ?? Date() }))
+    repetitions: arguments.repetitions, seed: arguments.seed, answerStyle: arguments.answerStyle, now: { [now = day?.noon] in now ?? Date() }))
 FileHandle.standardError.write(Data("eval: \(samples.count) samples × \(arguments.repetitions) over \(corpus.count) items, guide \(arguments.guide.level.rawValue)\(day.map { ", today \($0.text)" } ?? ""), model \(modelURL.lastPathComponent)\n".utf8))
 
 let report: EvaluationReport

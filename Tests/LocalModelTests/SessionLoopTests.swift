@@ -233,8 +233,8 @@ struct SessionLoopTests {
         let grammars = model.parameters.map(\.grammar?.activation)
         #expect(grammars.count == 2)
         #expect(grammars[0] == .immediate)
-        if case .lazy(let trigger, let includesTrigger, _)? = grammars[1] {
-            #expect(trigger == "<tool_call>")
+        if case .lazy(let triggers, let includesTrigger, _)? = grammars[1] {
+            #expect(triggers == ["<tool_call>"])
             #expect(includesTrigger)
         } else {
             Issue.record("second round should use the lazy grammar, got \(String(describing: grammars[1]))")
