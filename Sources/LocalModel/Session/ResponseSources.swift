@@ -36,11 +36,14 @@ struct ResponseSources: Sendable, Hashable {
     var identifiers: [String] { sources.map(\.id) }
 
     /// Every sentence of every source with the source it came from, each pair once, in order.
+    /// A sentence with a bracket ("[text cut: 80 more characters left out]") is left out: in an
+    /// answer it would read as a citation marker.
     var quotes: [(sentence: String, sourceID: String)] {
         var seen = Set<String>()
         return sources.flatMap { source in
             SentenceSplitter.sentences(in: source.text).compactMap { sentence in
-                seen.insert(source.id + "\u{0}" + sentence).inserted ? (sentence, source.id) : nil
+                guard !sentence.contains(where: { $0 == "[" || $0 == "]" }) else { return nil }
+                return seen.insert(source.id + "\u{0}" + sentence).inserted ? (sentence, source.id) : nil
             }
         }
     }
