@@ -20,6 +20,9 @@ public struct CitationCheck: Sendable, Hashable {
     /// (the shown sources' text and the tool outputs' text).
     public let quotes: Int
     public let verbatimQuotes: Int
+    /// The answer without its markers: what it states. A marker is no statement: `[trail-004]`
+    /// does not say "4".
+    public let statement: String
 
     public init(answer: String, sources: [CitableSource], toolOutputs: [String]) {
         let shown = Set(sources.map(\.id))
@@ -30,10 +33,12 @@ public struct CitationCheck: Sendable, Hashable {
         var verbatim = 0
         var segmentStart = answer.startIndex
         var cursor = answer.startIndex
+        var statement = ""
         while let open = answer[cursor...].firstIndex(of: "["),
               let close = answer[open...].firstIndex(where: { $0 == "]" || $0.isNewline }), answer[close] == "]" {
             let marker = String(answer[answer.index(after: open)..<close])
             markers.append(marker)
+            statement += answer[cursor..<open]
             if shown.contains(marker), !cited.contains(marker) { cited.append(marker) }
             let quote = answer[segmentStart..<open].trimmingCharacters(in: .whitespacesAndNewlines)
             if !quote.isEmpty {
@@ -43,6 +48,7 @@ public struct CitationCheck: Sendable, Hashable {
             cursor = answer.index(after: close)
             segmentStart = cursor
         }
+        self.statement = statement + answer[cursor...]
         self.markers = markers
         validMarkers = markers.filter(shown.contains).count
         citedIdentifiers = cited

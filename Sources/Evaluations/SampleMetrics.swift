@@ -14,8 +14,8 @@ public struct SampleMetrics: Sendable, Hashable, Codable {
     public var identifiersFound: [String]
     /// Share of the expected items the answer cites by identifier or title (case-insensitive).
     public var answerCoverage: Double?
-    /// Whether every expected fact appears in the answer (case-insensitive); nil when the
-    /// sample lists none.
+    /// Whether every expected fact appears in the answer (case-insensitive), citation markers
+    /// left out (`[trail-004]` does not state "4"); nil when the sample lists none.
     public var grounded: Bool?
     public var missingFacts: [String]
     /// Citation markers (`[id]`) in the answer, and those that name a source the response
@@ -68,10 +68,10 @@ public struct SampleMetrics: Sendable, Hashable, Codable {
             answer.localizedCaseInsensitiveContains(id) || (titles[id].map { !$0.isEmpty && answer.localizedCaseInsensitiveContains($0) } ?? false)
         }
         answerCoverage = Self.share(cited.count, of: expected.count)
-        missingFacts = sample.expectedFacts.filter { !answer.localizedCaseInsensitiveContains($0) }
+        let check = CitationCheck(answer: answer, sources: observation.sources, toolOutputs: observation.toolOutputTexts)
+        missingFacts = sample.expectedFacts.filter { !check.statement.localizedCaseInsensitiveContains($0) }
         grounded = sample.expectedFacts.isEmpty ? nil : missingFacts.isEmpty
 
-        let check = CitationCheck(answer: answer, sources: observation.sources, toolOutputs: observation.toolOutputTexts)
         citationMarkers = check.markers.count
         validCitationMarkers = check.validMarkers
         citationPrecision = check.precision

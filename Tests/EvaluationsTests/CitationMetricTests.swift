@@ -37,6 +37,14 @@ struct CitationMetricTests {
         #expect(plain.metrics.citedExpectedCoverage == 0)
     }
 
+    @Test func aMarkerStatesNoFact() async throws {
+        let sample = Scripted.sample(["trail-004"], facts: ["4"])
+        let cited = try await Scripted.run(sample, script: [Scripted.search(#"{"terms": ["coastal"]}"#), "Lands End Coastal Trail [trail-004]"])
+        #expect(cited.metrics.grounded == false && cited.metrics.missingFacts == ["4"])
+        let stated = try await Scripted.run(sample, script: [Scripted.search(#"{"terms": ["coastal"]}"#), "count: 4 [spotlight_search]"])
+        #expect(stated.metrics.grounded == true)
+    }
+
     @Test func theAggregatePoolsMarkersAndQuotes() async throws {
         let results = try await Scripted.run([Scripted.sample(["trail-001"]), Scripted.sample(["trail-001"])], script: [
             Scripted.search(#"{"terms": ["priya"]}"#), "Granite staircase beside Vernal Fall, soaked by spray at high water. [trail-001]",

@@ -8,7 +8,9 @@ import TokenBudget
 /// window with TokenBudget *before* decoding anything, and runs the tool loop: the model's
 /// calls are constrained by a grammar compiled from the tools' schemas (so they always parse),
 /// the tools run (concurrently when there are several), their outputs go back to the model,
-/// until it answers.
+/// until it answers. The answer after tool outputs is grounded in what they showed
+/// (`CitableSource`): its citation markers can only name those sources, and in quote mode
+/// (`GenerationOptions.AnswerStyle`) it is made of their sentences.
 public final class LanguageModelSession: Sendable {
     public let model: any LanguageModel
     /// The instructions as the caller gave them.
