@@ -29,7 +29,8 @@ extension EvaluationRunner {
             model: files.model, corpus: files.corpus, samples: files.samples, guide: configuration.guide.rawValue,
             format: configuration.format == .compact ? "compact" : "structured",
             contextWindow: (configuration.contextWindow ?? model.defaultContextWindow).tokens,
-            repetitions: configuration.repetitions, seed: configuration.seed, today: today)
+            repetitions: configuration.repetitions, seed: configuration.seed, today: today,
+            answerStyle: configuration.answerStyle.resolved(parameterCount: model.parameterCount).rawValue)
         return EvaluationReport(settings: settings, results: results)
     }
 }

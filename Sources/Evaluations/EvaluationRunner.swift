@@ -31,6 +31,8 @@ public struct EvaluationRunner: Sendable {
         public var toolCallingMode: GenerationOptions.ToolCallingMode
         /// The cap on each generation round; nil is the session's default (a quarter of the window, at most 512).
         public var maximumResponseTokens: Int?
+        /// How answers are written (`eval --answer`); `.automatic` by default, as `ask` answers.
+        public var answerStyle: GenerationOptions.AnswerStyle
         /// The moment relative dates in questions ("this month") resolve against. The clock by
         /// default; a dataset written on a given day pins it to that day (`eval --today`), or
         /// its date questions change answers as time passes.
@@ -39,7 +41,7 @@ public struct EvaluationRunner: Sendable {
         public init(guide: SearchSetup.GuideLevel = .focused, format: FormatLevel = .structured, contextWindow: ContextWindow? = nil,
                     repetitions: Int = 1, seed: UInt32? = nil, timeZone: TimeZone = .current,
                     toolCallingMode: GenerationOptions.ToolCallingMode = .required, maximumResponseTokens: Int? = nil,
-                    now: @escaping @Sendable () -> Date = { Date() }) {
+                    answerStyle: GenerationOptions.AnswerStyle = .automatic, now: @escaping @Sendable () -> Date = { Date() }) {
             self.guide = guide
             self.format = format
             self.contextWindow = contextWindow
@@ -48,6 +50,7 @@ public struct EvaluationRunner: Sendable {
             self.timeZone = timeZone
             self.toolCallingMode = toolCallingMode
             self.maximumResponseTokens = maximumResponseTokens
+            self.answerStyle = answerStyle
             self.now = now
         }
     }
@@ -110,13 +113,13 @@ public struct EvaluationRunner: Sendable {
         let schemas = [tool.name: tool.parameters, fetch.name: fetch.parameters]
         let options = GenerationOptions(sampling: configuration.seed.map { .random(top: 40, seed: $0 &+ UInt32(repetition)) },
                                         maximumResponseTokens: configuration.maximumResponseTokens,
-                                        toolCallingMode: configuration.toolCallingMode)
+                                        toolCallingMode: configuration.toolCallingMode, answerStyle: configuration.answerStyle)
         let start = ContinuousClock.now
         let observation: SampleObservation
         do {
             let response = try await session.respond(to: sample.prompt, options: options)
             let elapsed = ContinuousClock.now - start
-            observation = SampleObservation(answer: response.content, entries: Array(response.transcriptEntries),
+            observation = SampleObservation(answer: response.content, entries: Array(response.transcriptEntries), sources: response.sources,
                                             latency: Latency(total: elapsed, usage: response.usage), tokens: TokenCounts(response.usage))
         } catch {
             let elapsed = ContinuousClock.now - start

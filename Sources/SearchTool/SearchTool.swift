@@ -174,12 +174,15 @@ final class SearchEngine: Sendable {
             let header = outcome.matched == 0
                 ? "No items matched. Try other words or fewer conditions."
                 : "\(outcome.matched) items matched; \(shown) shown." + (shown < outcome.matched ? " Raise limit or add a stage to see more." : "")
-            return ToolResult(text: formatter.items(outcome.items, header: header, notes: outcome.notes, passages: outcome.passages),
-                              structuredContent: replies)
+            let text = formatter.items(outcome.items, header: header, notes: outcome.notes, passages: outcome.passages)
+            return ToolResult(text: text, structuredContent: replies,
+                              sources: ShownSources.results(outcome.items, in: text, attributes: capabilities.fetchAttributes,
+                                                            passages: outcome.passages))
         }
-        return ToolResult(text: formatter.data(final, header: "\(outcome.matched) items matched. \(request.stages.last?.name ?? "") result:",
-                                               notes: outcome.notes, passages: outcome.passages),
-                          structuredContent: replies)
+        let text = formatter.data(final, header: "\(outcome.matched) items matched. \(request.stages.last?.name ?? "") result:",
+                                  notes: outcome.notes, passages: outcome.passages)
+        return ToolResult(text: text, structuredContent: replies,
+                          sources: ShownSources.results(of: final, in: text, attributes: capabilities.fetchAttributes, passages: outcome.passages))
     }
 }
 

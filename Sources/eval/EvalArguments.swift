@@ -1,6 +1,7 @@
 import CommandLineArguments
 import Evaluations
 import Foundation
+import LocalModel
 import SearchTool
 import TokenBudget
 
@@ -31,6 +32,7 @@ struct EvalArguments: ParsableCommand {
     @Option("calls", .text("FILE.jsonl"), help: "Run function-calling cases instead of samples; 'builtin' is the shipped set.") var calls: String?
     @OptionGroup var guide: GuideOptions
     @Option(.context) var context: ContextWindow?
+    @Option(.answer) var answerStyle: GenerationOptions.AnswerStyle
     @Option("repeat", .wholeNumber(in: 1...1000), help: "How many times each sample runs.") var repetitions = 1
     @Option("seed", .wholeNumber(), help: "Sample with this seed instead of decoding greedily (each repetition adds one).")
     var seed: UInt32?

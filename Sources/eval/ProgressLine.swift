@@ -11,6 +11,7 @@ struct ProgressLine: CustomStringConvertible {
         var parts = [result.sampleID, "coverage \(Percent(m.resultCoverage))"]
             + (m.passageCoverage.map { ["passages \(Percent($0))"] } ?? [])
             + ["grounded \(m.grounded.map { $0 ? "yes" : "no" } ?? "–")",
+               "citations \(m.validCitationMarkers)/\(m.citationMarkers)", "quotes \(m.verbatimQuotes)/\(m.quotes)",
                "trajectory \(m.trajectoryPass.map { $0 ? "pass" : "fail" } ?? "–")",
                "calls \(m.validToolCalls)/\(m.toolCalls)", String(format: "%.1f s", m.latency.total)]
         if let error = result.error { parts.append("failed: \(error)") }

@@ -60,7 +60,7 @@ do {
 
 let runner = EvaluationRunner(model: model, configuration: .init(
     guide: arguments.guide.level, format: arguments.guide.format, contextWindow: arguments.context,
-    repetitions: arguments.repetitions, seed: arguments.seed, now: { [now = day?.noon] in now ?? Date() }))
+    repetitions: arguments.repetitions, seed: arguments.seed, answerStyle: arguments.answerStyle, now: { [now = day?.noon] in now ?? Date() }))
 let corpusDescription: String = switch corpus {
 case .items(let items): "\(items.count) items"
 case .folder(let folder): "the folder \(folder.path)"

@@ -1,3 +1,4 @@
+import LocalModel
 import TokenBudget
 
 // The options more than one tool takes, declared once: `ask`, `eval` and `bench` spell them,
@@ -29,5 +30,14 @@ extension OptionDeclaration where Value == Int? {
     /// `--threads`: nil is `LocalModel.Configuration`'s default, every core.
     package static var threads: Self {
         Self("threads", .wholeNumber(atLeast: 1), help: "Threads for prompt processing and generation (default: all cores).")
+    }
+}
+
+extension OptionDeclaration where Value == GenerationOptions.AnswerStyle {
+    /// `--answer`: how an answer after a search is written (`GenerationOptions.AnswerStyle`);
+    /// `ask` and `eval` take the same flag, so an evaluation measures what a user runs.
+    package static var answer: Self {
+        Self("answer", .oneOf([("auto", .automatic), ("quote", .quote), ("prose", .prose)]), default: .automatic,
+             help: "How the answer is written: quote (verbatim sentences of what the search showed, each cited), prose (free text whose citations can only name shown items), or auto (quote for models under 1B parameters).")
     }
 }
