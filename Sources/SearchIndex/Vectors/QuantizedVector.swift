@@ -1,6 +1,7 @@
 /// A vector as the index stores it: int8 components with one f32 scale per vector, so a
-/// 384-dimension vector takes 388 bytes instead of 1,536 (`Benchmarks/RESULTS.md` and the
-/// change that added vectors give the recall@10 measured against f32).
+/// 384-dimension vector takes 388 bytes instead of 1,536 (f16: 768). Measured with
+/// all-MiniLM-L6-v2 over 2,325 passages and 200 queries, the top 10 by int8 share 99.6% of
+/// the top 10 by f32 (f16: 100%): half the size of f16 for a loss that changes almost no result.
 ///
 /// The stored vector is the unit vector divided by its largest component's magnitude and
 /// multiplied by 127; `scale` turns the integers back (component ≈ int8 × scale).
