@@ -74,6 +74,35 @@ import Testing
         #expect(try folder.count("SELECT count(*) FROM vectors") == Int64(Notes.all.count))
     }
 
+    /// A process killed while it writes items with vectors leaves every committed item with its
+    /// vector and no vector without its item.
+    @Test func aProcessKilledMidWriteLeavesTextAndVectorsTogether() async throws {
+        let folder = try TemporaryFolder()
+        let file = folder.url.appendingPathComponent("test.sqlite")
+        let process = Process()
+        process.executableURL = try BatchTests.probeExecutable()
+        process.arguments = ["vectors", file.path]
+        let output = Pipe()
+        process.standardOutput = output
+        try process.run()
+        #expect(String(decoding: output.fileHandleForReading.availableData, as: UTF8.self).contains("WRITING"))
+        try await Task.sleep(for: .milliseconds(300))
+        kill(process.processIdentifier, SIGKILL)
+        process.waitUntilExit()
+        #expect(process.terminationReason == .uncaughtSignal)
+
+        struct ProbeIdentity: TextEmbedder {
+            let identity = "probe-embedder"
+            let dimension = 3
+            func embed(_ texts: [String]) async throws -> [[Float]] { texts.map { _ in [1, 0, 0] } }
+        }
+        let reopened = try SearchableIndex(url: file, embedder: ProbeIdentity())
+        let items = try await reopened.count()
+        #expect(items >= 50)
+        #expect(try folder.count("SELECT count(*) FROM vectors") == Int64(items))
+        #expect(try folder.count("SELECT count(*) FROM vectors v LEFT JOIN items i ON i.rowid = v.rowid >> 20 WHERE i.rowid IS NULL") == 0)
+    }
+
     @Test func quantizedVectorsKeepTheirDirection() {
         let vector: [Float] = (0..<384).map { Float(sin(Double($0) * 0.37)) }
         let quantized = QuantizedVector(vector)
