@@ -44,6 +44,16 @@ public enum LocalModelError: Error, Sendable, Equatable, CustomStringConvertible
     case noTokenAllowed(reason: String)
     /// The CPU backend variant named in `LANTERN_GGML_CPU_VARIANT` cannot run here.
     case cpuVariantUnavailable(name: String, reason: String)
+    /// An `--rpc` entry that is not `host:port`.
+    case invalidRPCServer(text: String, reason: String)
+    /// An RPC server that did not accept a connection in time (or the RPC backend is missing).
+    case rpcServerUnreachable(server: String, reason: String)
+    /// An RPC server that speaks another protocol version than this process's ggml.
+    case rpcVersionMismatch(server: String, serverVersion: String)
+    /// An RPC server stopped answering during a computation; the question ended there.
+    case rpcServerDied(server: String)
+    /// A tensor split whose proportions do not match the devices the layers go to.
+    case invalidTensorSplit(proportions: [Double], devices: [String])
     /// Work stopped because its Task was cancelled.
     case cancelled
 
@@ -86,6 +96,17 @@ public enum LocalModelError: Error, Sendable, Equatable, CustomStringConvertible
             return "generation under the grammar stopped: \(reason)"
         case .cpuVariantUnavailable(let name, let reason):
             return "the CPU backend variant '\(name)' (LANTERN_GGML_CPU_VARIANT) cannot be used: \(reason); name another variant or unset the variable"
+        case .invalidRPCServer(let text, let reason):
+            return "'\(text)' is not an RPC server: \(reason)"
+        case .rpcServerUnreachable(let server, let reason):
+            return "the RPC server \(server) cannot be reached (\(reason)); start it there with ggml-rpc-server -H HOST -p PORT, check the address and the firewall, or leave it out of --rpc"
+        case .rpcVersionMismatch(let server, let serverVersion):
+            return "the RPC server \(server) speaks RPC protocol \(serverVersion), which this process's ggml does not; run the same ggml version (libggml0-backend-rpc, llama.cpp-tools-extra) on both machines"
+        case .rpcServerDied(let server):
+            return "the RPC server \(server) stopped answering in the middle of a computation, so this answer ended; restart the server and load the model again (this loaded model cannot be used any more)"
+        case .invalidTensorSplit(let proportions, let devices):
+            let listed = proportions.map { String($0) }.joined(separator: ",")
+            return "--tensor-split \(listed) has \(proportions.count) proportions for \(devices.count) devices (\(devices.joined(separator: ", "))); give one non-negative proportion per device, not all zero"
         case .cancelled:
             return "generation was cancelled"
         }
