@@ -184,7 +184,7 @@ public actor InferenceContext {
                      serverLost: @escaping @Sendable (LocalModelError) -> Void) throws(LocalModelError) -> GenerationSummary {
         if let loss = RPCServerLoss.loss(of: model.handle) { throw loss }
         guard !model.configuration.rpcServers.isEmpty else { return try generate(prompt: prompt, parameters: parameters, emit: emit) }
-        return try RPCServerLoss.watching(model: model.handle, report: serverLost) { () throws(LocalModelError) in
+        return try RPCServerLoss.watching(model: model.handle, servers: model.configuration.rpcServers, report: serverLost) { () throws(LocalModelError) in
             try generate(prompt: prompt, parameters: parameters, emit: emit)
         }
     }

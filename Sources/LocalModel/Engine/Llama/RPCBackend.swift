@@ -10,16 +10,18 @@ enum RPCBackend {
 
     /// The devices of `server`, connecting to it the first time (ggml keeps one connection per
     /// endpoint for the process). Throws `.rpcServerUnreachable` when it does not accept a
-    /// connection in time or the backend is not installed, `.rpcVersionMismatch` when it speaks
-    /// another protocol version.
+    /// connection and the handshake in time or the backend is not installed,
+    /// `.rpcVersionMismatch` when it speaks another protocol version (`RPCHandshake`).
     static func devices(of server: RPCServer) throws(LocalModelError) -> [OpaquePointer] {
         LlamaRuntime.loadBackends()
         guard let registry = ggml_backend_reg_by_name("RPC"),
               let address = ggml_backend_reg_get_proc_address(registry, "ggml_backend_rpc_add_server") else {
             throw .rpcServerUnreachable(server: server.description, reason: "ggml's RPC backend is not installed; run scripts/setup.sh (it installs libggml0-backend-rpc)")
         }
-        if let reason = RPCReachability.failure(connecting: server) {
-            throw .rpcServerUnreachable(server: server.description, reason: reason)
+        switch RPCHandshake.check(server) {
+        case .unreachable(let reason): throw .rpcServerUnreachable(server: server.description, reason: reason)
+        case .otherVersion(let version): throw .rpcVersionMismatch(server: server.description, serverVersion: version)
+        case nil: break
         }
         // ggml writes to a socket whose server has gone; without this the signal ends the
         // process before RPCServerLoss can end the question instead
@@ -27,13 +29,8 @@ enum RPCBackend {
         let addServer = unsafeBitCast(address, to: AddServer.self)
         let (added, log) = LlamaRuntime.capturingLog { addServer(server.description) }
         guard let added else {
-            if let line = log.first(where: { $0.contains("version mismatch") }) {
-                let version = line.split(separator: " ").last.map(String.init) ?? "unknown"
-                throw .rpcVersionMismatch(server: server.description, serverVersion: version)
-            }
             throw .rpcServerUnreachable(server: server.description, reason: log.last ?? "ggml could not add it")
         }
-        RPCServerLoss.register(server)
         return (0..<ggml_backend_reg_dev_count(added)).compactMap { ggml_backend_reg_dev_get(added, $0) }
     }
 
