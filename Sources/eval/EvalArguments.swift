@@ -1,6 +1,7 @@
 import CommandLineArguments
 import Evaluations
 import Foundation
+import LocalModel
 import SearchTool
 import TokenBudget
 
@@ -27,6 +28,7 @@ struct EvalArguments: ParsableCommand {
     @Option("calls", .text("FILE.jsonl"), help: "Run function-calling cases instead of samples; 'builtin' is the shipped set.") var calls: String?
     @OptionGroup var guide: GuideOptions
     @Option(.context) var context: ContextWindow?
+    @OptionGroup var placement: PlacementOptions
     @Option("repeat", .wholeNumber(in: 1...1000), help: "How many times each sample runs.") var repetitions = 1
     @Option("seed", .wholeNumber(), help: "Sample with this seed instead of decoding greedily (each repetition adds one).")
     var seed: UInt32?
@@ -39,6 +41,12 @@ struct EvalArguments: ParsableCommand {
 
     var corpusURL: URL { corpus.map { URL(fileURLWithPath: $0) } ?? SampleData.trailsCorpus }
     var samplesURL: URL { samples.map { URL(fileURLWithPath: $0) } ?? SampleData.trailsSamples }
+    /// How both kinds of run load the model: its chat layout and where its layers run.
+    var modelConfiguration: LocalModel.Configuration {
+        var configuration = LocalModel.Configuration(chatTemplate: chatTemplate)
+        placement.apply(to: &configuration)
+        return configuration
+    }
     var reportURL: URL? { report.map { URL(fileURLWithPath: $0) } }
     var callsURL: URL? { calls.map { $0 == "builtin" ? SampleData.functionCalls : URL(fileURLWithPath: $0) } }
     var thresholds: EvaluationThresholds { EvaluationThresholds(resultCoverage: minimumCoverage, groundedRate: minimumGrounded) }
