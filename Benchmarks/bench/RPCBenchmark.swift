@@ -4,7 +4,8 @@ import TokenBudget
 
 /// Section "rpc": prompt and generation tokens/s with the model on this machine alone, and
 /// split over one and two ggml-rpc-server processes on loopback, beside `llama-bench --rpc`
-/// on the same split, in the same run; and the bytes the servers exchange per generated token.
+/// on the same split, in the same run; and the bytes the servers exchange per generated token
+/// (their sockets' TCP counters).
 ///
 /// SmolLM2's 30 layers: with servers, the last 20 leave the CPU (`-ngl 20`), all to one server
 /// or 10 to each (`-ts 1/1`), and 10 stay here. Loopback measures the protocol's cost without a
@@ -47,7 +48,7 @@ enum RPCBenchmark {
                 let sample = Sample(bytesPerToken)
                 rows.append(BenchmarkRow(metric: "bytes to and from the servers per generated token, \(split.name)", ours: sample.median,
                                          reference: nil, unit: "B", goal: nil, higherIsBetter: false, spread: sample.spread,
-                                         note: "(/proc/PID/io rchar + wchar of the servers over the tg run)"))
+                                         note: "(TCP bytes sent + received on the servers' sockets, ss -ti, over the tg run)"))
             }
         }
         return SectionReport(
@@ -128,13 +129,14 @@ enum RPCBenchmark {
             ChildProcesses.shared.unregister(pid)
         }
 
-        /// Bytes the server has read and written so far: on a server, its socket traffic.
+        /// Bytes the server's connections have sent and received so far: the kernel's TCP
+        /// counters (`ss -ti`: bytes_sent + bytes_received) of the sockets on its port. Not
+        /// /proc/PID/io: its rchar and wchar leave out send() and recv().
         var bytesExchanged: Int {
-            let io = (try? String(contentsOfFile: "/proc/\(pid)/io", encoding: .utf8)) ?? ""
-            return io.split(separator: "\n").reduce(0) { total, line in
-                let parts = line.split(separator: ":")
-                guard parts.count == 2, parts[0] == "rchar" || parts[0] == "wchar" else { return total }
-                return total + (Int(parts[1].trimmingCharacters(in: .whitespaces)) ?? 0)
+            let output = (try? BenchmarkEnvironment.run("/usr/bin/ss", ["-tinH", "state", "established", "( sport = :\(server.port) )"])) ?? ""
+            return output.split(whereSeparator: \.isWhitespace).reduce(0) { total, field in
+                guard field.hasPrefix("bytes_sent:") || field.hasPrefix("bytes_received:") else { return total }
+                return total + (Int(field.split(separator: ":").last ?? "") ?? 0)
             }
         }
 

@@ -96,10 +96,21 @@ struct RPCTests {
     }
 
     @Test func aServerOfAnotherVersionIsAVersionMismatch() throws {
-        let other = try RPCOtherVersionServer()
+        let other = try RPCStandInServer(.otherVersion)
         defer { other.stop() }
         #expect(throws: LocalModelError.rpcVersionMismatch(server: other.server.description, serverVersion: "7.0.0")) {
             _ = try splitModel(over: [other.server], split: [])
+        }
+    }
+
+    @Test func aServerThatNeverAnswersIsUnreachableNotAHang() throws {
+        let silent = try RPCStandInServer(.silent)
+        defer { silent.stop() }
+        #expect {
+            _ = try splitModel(over: [silent.server], split: [])
+        } throws: { error in
+            guard case .rpcServerUnreachable(let named, let reason) = error as? LocalModelError else { return false }
+            return named == silent.server.description && reason.contains("did not answer the handshake")
         }
     }
 

@@ -4,15 +4,18 @@ import LocalModel
 import Glibc
 #endif
 
-/// A stand-in for a ggml-rpc-server of another ggml release: it answers the HELLO handshake
-/// with protocol 7.0.0 and nothing else. The layout is what ggml 0.27's client sends and
-/// expects (read off the wire between llama-bench and a real server): `0x0e`, a 24-byte
-/// request of capabilities; a 28-byte reply whose first three bytes are the version.
-final class RPCOtherVersionServer: @unchecked Sendable { // the socket is closed once, by stop()
+/// A stand-in for a ggml-rpc-server that a real one cannot play: one of another ggml release,
+/// which answers the HELLO handshake with protocol 7.0.0 and nothing else, or one that takes
+/// connections and never answers (a machine that hangs). The HELLO layout is what ggml 0.27's
+/// client sends and expects (read off the wire between llama-bench and a real server): `0x0e`,
+/// a 24-byte request of capabilities; a 28-byte reply whose first three bytes are the version.
+final class RPCStandInServer: @unchecked Sendable { // the socket is closed once, by stop()
+    enum Behaviour { case otherVersion, silent }
+
     let server: RPCServer
     private let listening: Int32
 
-    init() throws {
+    init(_ behaviour: Behaviour) throws {
         let listening = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         self.listening = listening
         var address = sockaddr_in()
@@ -26,6 +29,8 @@ final class RPCOtherVersionServer: @unchecked Sendable { // the socket is closed
         }
         guard ready else { throw RPCServerProcess.StartFailure(port: 0) }
         server = RPCServer(host: "127.0.0.1", port: Int(UInt16(bigEndian: address.sin_port)))
+        // silent: the kernel completes connections into the backlog; nobody accepts them
+        guard behaviour == .otherVersion else { return }
         let socket = listening
         Thread.detachNewThread {
             while true {
