@@ -4,13 +4,12 @@ import LocalModel
 import TokenBudget
 
 /// What the commands that load a model were told about it: which file (`--model`, found through
-/// models.lock), and, where the command takes them, the context window, where the layers run
-/// (GPU layers, RPC servers, split) and threads.
+/// models.lock), and, where the command takes them, the context window, GPU layers and threads.
 /// nil is "not given": the library's or the model's own default.
 struct ModelOptions: Sendable {
     let model: String?
     var context: ContextWindow? = nil
-    var placement = PlacementOptions()
+    var gpuLayers: Int? = nil
     var threads: Int? = nil
     var chatTemplate: String? = nil
 
@@ -23,7 +22,7 @@ struct ModelOptions: Sendable {
     func load() async throws -> (model: LocalModel, duration: Duration) {
         let url = try locate()
         var configuration = LocalModel.Configuration()
-        placement.apply(to: &configuration)
+        if let gpuLayers { configuration.gpuLayers = gpuLayers }
         if let threads { configuration.threads = threads }
         configuration.chatTemplate = chatTemplate
         let start = ContinuousClock.now

@@ -33,7 +33,6 @@ struct EvalArguments: ParsableCommand {
     @OptionGroup var guide: GuideOptions
     @Option(.context) var context: ContextWindow?
     @Option(.answer) var answerStyle: GenerationOptions.AnswerStyle
-    @OptionGroup var placement: PlacementOptions
     @Option("repeat", .wholeNumber(in: 1...1000), help: "How many times each sample runs.") var repetitions = 1
     @Option("seed", .wholeNumber(), help: "Sample with this seed instead of decoding greedily (each repetition adds one).")
     var seed: UInt32?
@@ -57,12 +56,6 @@ struct EvalArguments: ParsableCommand {
     var corpusURL: URL { corpus.map { URL(fileURLWithPath: $0) } ?? SampleData.trailsCorpus }
     var samplesURL: URL {
         longDocuments ? SampleData.longDocumentSamples : samples.map { URL(fileURLWithPath: $0) } ?? SampleData.trailsSamples
-    }
-    /// How both kinds of run load the model: its chat layout and where its layers run.
-    var modelConfiguration: LocalModel.Configuration {
-        var configuration = LocalModel.Configuration(chatTemplate: chatTemplate)
-        placement.apply(to: &configuration)
-        return configuration
     }
     var reportURL: URL? { report.map { URL(fileURLWithPath: $0) } }
     var callsURL: URL? { calls.map { $0 == "builtin" ? SampleData.functionCalls : URL(fileURLWithPath: $0) } }

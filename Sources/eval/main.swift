@@ -30,7 +30,7 @@ if let callsURL = arguments.callsURL {
     do {
         let url = try ModelLocator().locate(arguments.model)
         cases = try FunctionCallCaseReader().cases(contentsOf: callsURL)
-        model = try LocalModel(contentsOf: url, configuration: arguments.modelConfiguration)
+        model = try LocalModel(contentsOf: url, configuration: .init(chatTemplate: arguments.chatTemplate))
     } catch {
         fail("\(error)")
     }
@@ -53,7 +53,7 @@ do {
     modelURL = try ModelLocator().locate(arguments.model)
     corpus = try arguments.corpusSource.corpus ?? .items(CorpusReader().items(contentsOf: arguments.corpusURL))
     samples = try SampleReader().samples(contentsOf: arguments.samplesURL)
-    model = try LocalModel(contentsOf: modelURL, configuration: arguments.modelConfiguration)
+    model = try LocalModel(contentsOf: modelURL, configuration: .init(chatTemplate: arguments.chatTemplate))
 } catch {
     fail("\(error)")
 }

@@ -64,10 +64,9 @@ public final class EmbeddingModel: Sendable {
         let purpose = ModelPurpose(metadata: header.metadata)
         guard case .embedding(let pooling) = purpose else { throw .notAnEmbeddingModel(path: url.path, purpose: purpose.description) }
         try LlamaRuntime.initialize()
-        // Where the layers run, as for a generation model (a GPU when asked; no RPC servers).
-        let placement = try LayerPlacement(LocalModel.Configuration(gpuLayers: configuration.gpuLayers))
+        try LlamaRuntime.requireGPUOffload(layers: configuration.gpuLayers)
         let loaded = EngineThread.shared.run {
-            LlamaModelHandle.load(path: url.path, vocabOnly: false, placement: placement)
+            LlamaModelHandle.load(path: url.path, vocabOnly: false, gpuLayers: Int32(clamping: configuration.gpuLayers))
         }
         let handle: LlamaModelHandle
         switch loaded {

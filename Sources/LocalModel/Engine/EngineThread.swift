@@ -15,26 +15,7 @@ import Synchronization
 /// with OpenMP (Tesseract, in VisionTools) run here for the same reason: an actor whose
 /// `unownedExecutor` is this thread's keeps their work on it.
 public final class EngineThread: SerialExecutor, @unchecked Sendable {
-    /// The engine thread all llama.cpp work goes to now.
-    public static var shared: EngineThread { current.withLock { $0 } }
-    private static let current = Mutex(EngineThread())
-
-    /// Starts a fresh engine thread for all later work and hands it what is waiting, when the
-    /// current one will never return (an RPC server died inside ggml: `RPCServerLoss`).
-    static func replaceShared() {
-        let fresh = EngineThread()
-        let old = current.withLock { thread in
-            defer { thread = fresh }
-            return thread
-        }
-        for work in old.pending.withLock({ queued in defer { queued.removeAll() }; return queued }) { fresh.add(work) }
-    }
-
-    /// Whether the caller runs on this engine thread.
-    var isCurrentThread: Bool {
-        guard let id = threadID.withLock({ $0 }) else { return false }
-        return pthread_equal(id, pthread_self()) != 0
-    }
+    public static let shared = EngineThread()
 
     /// What the thread runs: a task's job, or a closure someone waits for.
     private enum Work {
@@ -67,7 +48,7 @@ public final class EngineThread: SerialExecutor, @unchecked Sendable {
 
     /// Runs `body` on the engine thread and waits for it (at once when called from there).
     func run<T, Failure: Error>(_ body: @escaping @Sendable () throws(Failure) -> T) throws(Failure) -> T {
-        if isCurrentThread { return try body() }
+        if let id = threadID.withLock({ $0 }), pthread_equal(id, pthread_self()) != 0 { return try body() }
         nonisolated(unsafe) var result: Result<T, Failure>?
         let done = DispatchSemaphore(value: 0)
         add(.closure {

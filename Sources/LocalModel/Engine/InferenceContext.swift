@@ -141,8 +141,7 @@ public actor InferenceContext {
         let task = Task {
             do {
                 let tokens = try makeTokens()
-                let summary = try await self.run(prompt: tokens, parameters: parameters, emit: { continuation.yield(.text($0)) },
-                                                 serverLost: { continuation.finish(throwing: $0) })
+                let summary = try await self.run(prompt: tokens, parameters: parameters) { continuation.yield(.text($0)) }
                 continuation.yield(.finished(summary))
                 continuation.finish()
             } catch {
@@ -178,18 +177,7 @@ public actor InferenceContext {
         cachedTokens = []
     }
 
-    /// Generates, with `serverLost` as the way out if an RPC server dies during it (see
-    /// `RPCServerLoss`: ggml cannot return from that, so the stream is ended from beside it).
-    private func run(prompt: [Token], parameters: GenerationParameters, emit: (String) -> Void,
-                     serverLost: @escaping @Sendable (LocalModelError) -> Void) throws(LocalModelError) -> GenerationSummary {
-        if let loss = RPCServerLoss.loss(of: model.handle) { throw loss }
-        guard !model.configuration.rpcServers.isEmpty else { return try generate(prompt: prompt, parameters: parameters, emit: emit) }
-        return try RPCServerLoss.watching(model: model.handle, servers: model.configuration.rpcServers, report: serverLost) { () throws(LocalModelError) in
-            try generate(prompt: prompt, parameters: parameters, emit: emit)
-        }
-    }
-
-    private func generate(prompt: [Token], parameters: GenerationParameters, emit: (String) -> Void) throws(LocalModelError) -> GenerationSummary {
+    private func run(prompt: [Token], parameters: GenerationParameters, emit: (String) -> Void) throws(LocalModelError) -> GenerationSummary {
         let start = ContinuousClock.now
         let sampler = try LlamaSampler(model: model.handle, options: parameters.sampling, grammar: parameters.grammar)
         let forced = try forcedTokens(parameters, sampler: sampler, after: prompt.count)

@@ -11,10 +11,11 @@ final class LlamaModelHandle: @unchecked Sendable {
     let vocab: OpaquePointer
 
     /// Loads `path`; on failure returns the lines llama.cpp logged so the caller can classify.
-    static func load(path: String, vocabOnly: Bool, placement: LayerPlacement) -> Result<LlamaModelHandle, LoadFailure> {
+    static func load(path: String, vocabOnly: Bool, gpuLayers: Int32) -> Result<LlamaModelHandle, LoadFailure> {
         var params = llama_model_default_params()
         params.vocab_only = vocabOnly
-        let (model, log) = LlamaRuntime.capturingLog { placement.applied(to: params) { llama_model_load_from_file(path, $0) } }
+        params.n_gpu_layers = gpuLayers
+        let (model, log) = LlamaRuntime.capturingLog { llama_model_load_from_file(path, params) }
         guard let model else { return .failure(LoadFailure(log: log)) }
         guard let vocab = llama_model_get_vocab(model) else {
             llama_model_free(model)

@@ -34,7 +34,6 @@ enum LlamaRuntime {
         // no debugger is started (LANTERN_LLAMA_LOG=1 keeps ggml's backtraces, for debugging).
         ggml_set_abort_callback { message in
             let text = message.map { String(cString: $0) } ?? "unknown error"
-            RPCServerLoss.takeOver(abortMessage: text)
             FileHandle.standardError.write(Data("llama.cpp stopped the process: \(text)\n".utf8))
         }
         if !LlamaRuntime.echoLog { setenv("GGML_NO_BACKTRACE", "1", 0) }
@@ -96,9 +95,7 @@ enum LlamaRuntime {
         }
     }
 
-    /// Whether a local GPU can take layers. Not `llama_supports_gpu_offload()`, which is also
-    /// true when only the RPC backend is installed, with no server to send layers to.
-    static var supportsGPUOffload: Bool { !RPCBackend.localAcceleratorDevices.isEmpty }
+    static var supportsGPUOffload: Bool { loadBackends(); return llama_supports_gpu_offload() }
 
     /// Throws when `layers` > 0 are to go to a GPU but no loaded backend can take them: llama.cpp
     /// would silently keep them on the CPU, and the user would believe the GPU is in use.
