@@ -11,18 +11,14 @@ usage: index_reference.py ROWS.tsv QUERIES.json DB-PATH [--build-only]  -> print
 (with --build-only, of the build alone).
 """
 import json, os, sqlite3, sys, time
+from reference_database import fresh_database
 from datetime import datetime, timezone
 
 rows_path, queries_path, db_path = sys.argv[1:4]
 build_only = "--build-only" in sys.argv[4:]
-for suffix in ("", "-wal", "-shm"):
-    if os.path.exists(db_path + suffix):
-        os.remove(db_path + suffix)
 queries = json.load(open(queries_path))
 
-db = sqlite3.connect(db_path, isolation_level=None)
-db.executescript("""
-PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL; PRAGMA cache_size=-131072; PRAGMA temp_store=MEMORY;
+db = fresh_database(db_path, """
 CREATE TABLE notes(id INTEGER PRIMARY KEY, uid TEXT UNIQUE, title TEXT, keywords TEXT, created REAL,
                    created_month INTEGER, modified REAL, due REAL, rating REAL, size REAL, effort REAL);
 CREATE INDEX notes_rating ON notes(rating);

@@ -9,16 +9,12 @@ usage: passage_reference.py PASSAGES.tsv QUERIES.json DB-PATH  -> prints a JSON 
 PASSAGES.tsv: document id, title, first line, last line, passage text (tabs and newlines escaped as \\t, \\n).
 """
 import json, os, sqlite3, sys, time
+from reference_database import fresh_database
 
 passages_path, queries_path, db_path = sys.argv[1:4]
-for suffix in ("", "-wal", "-shm"):
-    if os.path.exists(db_path + suffix):
-        os.remove(db_path + suffix)
 queries = json.load(open(queries_path))
 
-db = sqlite3.connect(db_path, isolation_level=None)
-db.executescript("""
-PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL; PRAGMA cache_size=-131072; PRAGMA temp_store=MEMORY;
+db = fresh_database(db_path, """
 CREATE TABLE documents(id INTEGER PRIMARY KEY, uid TEXT UNIQUE, title TEXT);
 CREATE TABLE passages(id INTEGER PRIMARY KEY, document INTEGER NOT NULL, first_line INTEGER, last_line INTEGER);
 CREATE VIRTUAL TABLE passages_fts USING fts5(body, tokenize='porter unicode61 remove_diacritics 2');
