@@ -12,8 +12,11 @@ struct AnswerReport: Encodable, Sendable {
         /// The source's number when the answer cites it (`[id]` markers, numbered in the order
         /// of their first marker); nil for a source it saw but did not cite.
         let citation: Int?
-        /// Where in the item the cited text is (a page, lines), when the tool said.
+        /// Where in the item the cited text is (a page, lines), when the tool said; for an
+        /// uncited item of several passages, where the passage its search showed is.
         let location: String?
+        /// The snippet of the item's best passage that its search result showed the model.
+        let snippet: String?
     }
 
     struct Step: Encodable, Sendable {

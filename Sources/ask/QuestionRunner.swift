@@ -107,12 +107,16 @@ struct QuestionRunner: Sendable {
         let fetchedSet = Set(fetched)
         let numbers = Dictionary(cited.enumerated().map { ($1, $0 + 1) }, uniquingKeysWith: { first, _ in first })
         let locations = Dictionary(citations.map { ($0.sourceID, $0.location) }, uniquingKeysWith: { first, _ in first })
+        // The best passage each search showed, newest reply last (it wins).
+        let passages = replies.reduce(into: [String: PassageMatch]()) { shown, reply in shown.merge(reply.passages) { $1 } }
         // An id the model made up (a fetch of an item that does not exist) is no source.
         return ids.compactMap { id in
             let set = byID[id]?.attributeSet
             guard set != nil || numbers[id] != nil else { return nil }
+            let passage = passages[id]
+            let shownPlace = passage.flatMap { $0.passage.count > 1 ? $0.passage.location.description : nil }
             return AnswerReport.Source(id: id, title: set?.title ?? set?.displayName, path: set?.path, fetched: fetchedSet.contains(id),
-                                       citation: numbers[id], location: locations[id] ?? nil)
+                                       citation: numbers[id], location: (locations[id] ?? nil) ?? shownPlace, snippet: passage?.snippet)
         }
     }
 
