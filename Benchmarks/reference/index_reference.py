@@ -11,7 +11,7 @@ usage: index_reference.py ROWS.tsv QUERIES.json DB-PATH [--build-only]  -> print
 (with --build-only, of the build alone).
 """
 import json, os, sqlite3, sys, time
-from reference_database import fresh_database
+from reference_database import checkpointed_size, fresh_database
 from datetime import datetime, timezone
 
 rows_path, queries_path, db_path = sys.argv[1:4]
@@ -46,8 +46,7 @@ for uid, title, body, keywords, created, modified, due, rating, size, effort in 
 db.execute("COMMIT")
 elapsed = time.perf_counter() - start
 cpu_elapsed = time.process_time() - cpu_start
-db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
-size = sum(os.path.getsize(db_path + s) for s in ("", "-wal") if os.path.exists(db_path + s))
+size = checkpointed_size(db, db_path)
 if build_only:
     print(json.dumps({"itemsPerSecond": count / elapsed, "itemsPerCPUSecond": count / cpu_elapsed}))
     sys.exit(0)

@@ -9,7 +9,7 @@ usage: passage_reference.py PASSAGES.tsv QUERIES.json DB-PATH  -> prints a JSON 
 PASSAGES.tsv: document id, title, first line, last line, passage text (tabs and newlines escaped as \\t, \\n).
 """
 import json, os, sqlite3, sys, time
-from reference_database import fresh_database
+from reference_database import checkpointed_size, fresh_database
 
 passages_path, queries_path, db_path = sys.argv[1:4]
 queries = json.load(open(queries_path))
@@ -43,8 +43,7 @@ with open(passages_path, encoding="utf-8") as handle:
 db.execute("COMMIT")
 elapsed = time.perf_counter() - start
 cpu_elapsed = time.process_time() - cpu_start
-db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
-size = sum(os.path.getsize(db_path + s) for s in ("", "-wal") if os.path.exists(db_path + s))
+size = checkpointed_size(db, db_path)
 
 def timed(sql, params_list):
     samples = []
