@@ -44,8 +44,9 @@ public enum SearchIndexError: Error, Sendable, Equatable, CustomStringConvertibl
     /// Items were written to an index that holds vectors, opened without an embedder: they would
     /// have no vectors and searches by meaning would never find them.
     case embedderRequired(path: String, stored: String)
-    /// A search by meaning ran on an index opened without an embedder.
-    case meaningSearchWithoutEmbedder
+    /// Something that needs vectors (a search by meaning, embedding the items that have none)
+    /// ran on an index opened without an embedder; `doing` names it.
+    case noEmbedder(doing: String)
     /// The embedder failed, or returned the wrong number or length of vectors; nothing was written.
     case embeddingFailed(reason: String)
     /// A stored vector has the wrong length for the index's embedder (a damaged file).
@@ -86,8 +87,8 @@ public enum SearchIndexError: Error, Sendable, Equatable, CustomStringConvertibl
             return "The index \(path) holds vectors made by \(stored), and it was opened with \(given); vectors of two models cannot be compared, so nothing was changed. Open it with the embedder that made it, or re-embed: open it without an embedder, call removeVectors(), then open it with the new embedder and index the items again (rebuild())."
         case let .embedderRequired(path, stored):
             return "The index \(path) holds vectors made by \(stored), and it was opened without an embedder, so new items would have no vectors; nothing was written. Open it with that embedder, or call removeVectors() to make it a full-text-only index."
-        case .meaningSearchWithoutEmbedder:
-            return "A search by meaning needs the index to be opened with an embedder (the model that embeds the query); open it with one, or search for words instead."
+        case .noEmbedder(let doing):
+            return "\(doing) needs the index to be opened with an embedder (the model that makes the vectors); open it with one, or search for words instead."
         case .embeddingFailed(let reason):
             return "Embedding failed: \(reason). Nothing was written; check the embedding model and try again."
         case let .corruptVectors(rowid, expected, found):

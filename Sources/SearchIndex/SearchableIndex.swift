@@ -39,8 +39,10 @@ public actor SearchableIndex {
     public nonisolated let replacedFormatVersion: Int?
     /// What embeds passages and queries for search by meaning; nil for a full-text-only index.
     public nonisolated let embedder: (any TextEmbedder)?
-    /// The identity of the embedder whose vectors the file holds (`meta.embedder`), nil when none.
-    private var vectorsIdentity: String?
+    /// The identity of the embedder whose vectors the index holds (`meta.embedder`) or, opened
+    /// with one, will hold; nil for a full-text-only index. A caller opening an index it did not
+    /// build reads it to choose the embedder (or none).
+    public private(set) var vectorsIdentity: String?
 
     /// Opens (or creates) the index named `name` under `$XDG_DATA_HOME/lantern/indexes/`
     /// (`~/.local/share/lantern/indexes/` when unset), like `CSSearchableIndex(name:)`.
@@ -159,7 +161,7 @@ public actor SearchableIndex {
     static let bulkLoadThreshold = 5_000
 
     /// Inserts or replaces items (by identifier), all or none. With an embedder, each item's
-    /// passages are embedded first (`PassageEmbeddingText`), then text and vectors are written in
+    /// sentence pieces are embedded first (`PassageEmbeddingText`), then text and vectors are written in
     /// one transaction: a failing embedder, or a process killed meanwhile, leaves neither.
     public func indexSearchableItems(_ items: [SearchableItem]) async throws(SearchIndexError) {
         let vectors = try await embedPassages(of: items)
@@ -185,20 +187,23 @@ public actor SearchableIndex {
         }
     }
 
-    /// The vectors of each item's passages, or nil for an index without an embedder (which an
-    /// index holding vectors refuses to be written without: `embedderRequired`).
-    private func embedPassages(of items: [SearchableItem]) async throws(SearchIndexError) -> [[[Float]]]? {
+    /// The vectors of each item's sentence pieces with their passages (`PassageEmbeddingText`),
+    /// or nil for an index without an embedder (which an index holding vectors refuses to be
+    /// written without: `embedderRequired`).
+    private func embedPassages(of items: [SearchableItem]) async throws(SearchIndexError) -> [[ItemStore.PieceVector]]? {
         guard let embedder else {
             if let vectorsIdentity { throw .embedderRequired(path: fileURL.path, stored: vectorsIdentity) }
             return nil
         }
-        let texts = items.map(PassageEmbeddingText.texts(of:))
-        let vectors = try await Self.embed(texts.flatMap { $0 }, with: embedder)
-        var result: [[[Float]]] = []
+        let pieces = items.map(PassageEmbeddingText.pieces(of:))
+        let vectors = try await Self.embed(pieces.flatMap { $0.map(\.text) }, with: embedder)
+        var result: [[ItemStore.PieceVector]] = []
         var next = 0
-        for itemTexts in texts {
-            result.append(Array(vectors[next..<next + itemTexts.count]))
-            next += itemTexts.count
+        for itemPieces in pieces {
+            result.append(zip(itemPieces, vectors[next..<next + itemPieces.count]).map {
+                ItemStore.PieceVector(passage: $0.passage, sentence: $0.sentence, vector: $1)
+            })
+            next += itemPieces.count
         }
         return result
     }
@@ -216,6 +221,33 @@ public actor SearchableIndex {
             throw .embeddingFailed(reason: "\(embedder.identity) returned a vector of length \(wrong.count), not its dimension \(embedder.dimension)")
         }
         return vectors
+    }
+
+    /// Gives vectors to the items that have none — indexed before the index had an embedder, or
+    /// while it had none — by reading each back and indexing it again, `chunkSize` items per
+    /// transaction, so an interrupted run keeps the chunks it finished and the next run goes on
+    /// from there. `progress` gets the items done and the total after each chunk. Returns how many
+    /// items it embedded (0 when every item has its vectors, which costs one scan of the items).
+    @discardableResult
+    public func embedItemsWithoutVectors(chunkSize: Int = 32,
+                                         progress: @Sendable (_ done: Int, _ total: Int) -> Void = { _, _ in }) async throws -> Int {
+        guard embedder != nil else { throw SearchIndexError.noEmbedder(doing: "Embedding the items that have no vectors") }
+        let missing = try writer.query("""
+            SELECT identifier FROM items i \
+            WHERE NOT EXISTS (SELECT 1 FROM vectors v WHERE v.rowid BETWEEN i.rowid << 20 AND (i.rowid << 20) + 1048575)
+            """) { $0.text(0) ?? "" }
+        let size = max(1, chunkSize)
+        var embedded = 0
+        for start in stride(from: 0, to: missing.count, by: size) {
+            try Task.checkCancellation()
+            let chunk = Array(missing[start..<min(start + size, missing.count)])
+            // expired and corrupt items do not come back, and are not indexed again
+            let items = try await fetchItems(identifiers: chunk)
+            try await indexSearchableItems(items)
+            embedded += items.count
+            progress(start + chunk.count, missing.count)
+        }
+        return embedded
     }
 
     /// Removes every vector and the record of the embedder that made them, leaving a
@@ -411,6 +443,7 @@ public actor SearchableIndex {
     /// (`RankFusion`), so an item that shares no word with the query can still be found.
     public func search(_ query: SearchQuery) async throws(SearchIndexError) -> [SearchHit] {
         let executor = try await prepareRead()
+        let query = Self.resolvingWordsSearch(query)
         let vector = try await queryVector(for: query)
         return try await readWithVectors { (database, matrix) throws(SearchIndexError) in
             try executor(database).search(query, vector: vector.map { VectorQuery(vector: $0, matrix: matrix) })
@@ -422,19 +455,29 @@ public actor SearchableIndex {
     /// Hybrid hits are ranked as `search(_:)` ranks them; the count stays the full-text match's.
     public func searchCountingFoundItems(_ query: SearchQuery) async throws(SearchIndexError) -> SearchResultPage {
         let executor = try await prepareRead()
+        let query = Self.resolvingWordsSearch(query)
         let vector = try await queryVector(for: query)
         return try await readWithVectors { (database, matrix) throws(SearchIndexError) in
             try executor(database).searchCountingFoundItems(query, vector: vector.map { VectorQuery(vector: $0, matrix: matrix) })
         }
     }
 
+    /// The query as it runs: with `WordsSearch.meaning`, its top-level words become a search by meaning.
+    private static func resolvingWordsSearch(_ query: SearchQuery) -> SearchQuery {
+        guard query.wordsSearch == .meaning else { return query }
+        var resolved = query
+        resolved.predicate = query.predicate.searchingTopLevelWordsByMeaning
+        return resolved
+    }
+
     /// The query's text embedded, when it searches by meaning or is hybrid (see `search(_:)`).
     private func queryVector(for query: SearchQuery) async throws(SearchIndexError) -> [Float]? {
         let text: String
         if let meaning = query.predicate.meaningText {
-            guard embedder != nil else { throw .meaningSearchWithoutEmbedder }
+            guard embedder != nil else { throw .noEmbedder(doing: "A search by meaning") }
             text = meaning
-        } else if embedder != nil, let words = query.predicate.topLevelWords, query.sort.first == .relevance || query.sort.isEmpty {
+        } else if embedder != nil, query.wordsSearch == .hybrid, let words = query.predicate.topLevelWords,
+                  query.sort.first == .relevance || query.sort.isEmpty {
             text = words
         } else {
             return nil

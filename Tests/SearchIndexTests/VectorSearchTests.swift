@@ -24,7 +24,7 @@ import Testing
         let plain = try TemporaryFolder().index()
         try await plain.indexSearchableItems(Notes.all)
         #expect(try await plain.search(SearchQuery(.fullText("moisture leaking"))).isEmpty)
-        await #expect(throws: SearchIndexError.meaningSearchWithoutEmbedder) { try await plain.search(SearchQuery(.meaning("moisture"))) }
+        await #expect(throws: SearchIndexError.noEmbedder(doing: "A search by meaning")) { try await plain.search(SearchQuery(.meaning("moisture"))) }
     }
 
     @Test func reciprocalRankFusionAddsOneOverSixtyPlusRank() {
@@ -83,5 +83,22 @@ import Testing
         try await index.indexSearchableItems([PassageTests.item("manual", parts.joined(separator: "\n\n"), type: "net.daringfireball.markdown")])
         let hit = try #require(try await index.search(SearchQuery(.meaning("damp"), snippetLength: 200)).first)
         #expect(hit.passage?.passage.text.contains("moisture seeping") == true)
+    }
+
+    @Test func aShortNotesSnippetShowsItsSentenceNearestInMeaning() async throws {
+        let folder = try TemporaryFolder()
+        let index = try folder.index(embedder: ConceptEmbedder())
+        let sentences = [
+            "We drove up early on Saturday and parked by the old mill at the end of the lane near the church.",
+            "The walk itself was long and flat, with a picnic stop beside the village green at noon.",
+            "On the way back the cottage by the ford had a moisture stain seeping under its front door.",
+            "We finished with tea in the café before the evening traffic made the road slow again.",
+        ]
+        try await index.indexSearchableItems([Notes.item("walk", title: "Village walk", text: sentences.joined(separator: " "))])
+        let hit = try #require(try await index.search(SearchQuery(.meaning("damp"), snippetLength: 120)).first)
+        let snippet = try #require(hit.passage?.snippet)
+        #expect(snippet.contains("moisture stain"), "the snippet was: \(snippet)")
+        #expect(!snippet.contains("old mill"))
+        #expect(hit.isNearInMeaningOnly)
     }
 }

@@ -2,9 +2,14 @@ import Foundation
 import Testing
 @testable import SearchIndex
 
-/// Vectors in the index: one per passage, written with the item's text in one transaction,
-/// removed with it, and only ever of the one embedder the file records.
+/// Vectors in the index: one per sentence piece of every passage, written with the item's text
+/// in one transaction, removed with it, and only ever of the one embedder the file records.
 @Suite struct VectorStorageTests {
+    /// How many vectors these items should have.
+    static func pieceCount(_ items: [SearchableItem]) -> Int64 {
+        Int64(items.map { PassageEmbeddingText.pieces(of: $0).count }.reduce(0, +))
+    }
+
     @Test func everyPassageGetsAVectorAndDeletesRemoveThem() async throws {
         let folder = try TemporaryFolder()
         let embedder = ConceptEmbedder()
@@ -14,17 +19,23 @@ import Testing
         try await index.indexSearchableItems(Notes.all + [long])
         let passages = try folder.count("SELECT count(*) FROM passages")
         #expect(passages > 1)
-        #expect(try folder.count("SELECT count(*) FROM vectors") == Int64(Notes.all.count) + passages)
-        // Each of the long item's passages was embedded with its title before it.
-        #expect(embedder.embedded.withLock { $0.filter { $0.hasPrefix("manual\n") }.count } == Int(passages))
+        let longPieces = PassageEmbeddingText.pieces(of: long)
+        // every passage has pieces, several sentences each, and each piece a vector
+        #expect(Set(longPieces.map(\.passage)) == Set(0..<Int(passages)))
+        #expect(longPieces.count > Int(passages))
+        #expect(try folder.count("SELECT count(*) FROM vectors") == Self.pieceCount(Notes.all + [long]))
+        #expect(try folder.count("SELECT count(DISTINCT passage) FROM vectors WHERE rowid >> 20 = (SELECT rowid FROM items WHERE identifier = 'manual')") == passages)
+        // Each of the long item's pieces was embedded with its title before it.
+        #expect(embedder.embedded.withLock { $0.filter { $0.hasPrefix("manual\n") }.count } == longPieces.count)
 
-        // Replacing the long item by a short one leaves it one vector.
-        try await index.indexSearchableItems([PassageTests.item("manual", "Now a short note.")])
-        #expect(try folder.count("SELECT count(*) FROM vectors") == Int64(Notes.all.count) + 1)
+        // Replacing the long item by a short one leaves it the short one's vectors.
+        let short = PassageTests.item("manual", "Now a short note.")
+        try await index.indexSearchableItems([short])
+        #expect(try folder.count("SELECT count(*) FROM vectors") == Self.pieceCount(Notes.all + [short]))
         try await index.deleteSearchableItems(withIdentifiers: ["damp"])
-        #expect(try folder.count("SELECT count(*) FROM vectors") == Int64(Notes.all.count))
+        #expect(try folder.count("SELECT count(*) FROM vectors") == Self.pieceCount(Array(Notes.all.dropFirst()) + [short]))
         try await index.deleteSearchableItems(withDomainIdentifiers: ["house"])
-        #expect(try folder.count("SELECT count(*) FROM vectors") == Int64(Notes.all.count) - 1)
+        #expect(try folder.count("SELECT count(*) FROM vectors") == Self.pieceCount(Notes.all.filter { !["damp", "boiler"].contains($0.uniqueIdentifier) } + [short]))
         try await index.deleteAllSearchableItems()
         #expect(try folder.count("SELECT count(*) FROM vectors") == 0)
     }
@@ -46,7 +57,7 @@ import Testing
         #expect(try folder.count("SELECT count(*) FROM vectors") == 0)
         let other = try folder.index(embedder: ConceptEmbedder(identity: "model-b"))
         try await other.indexSearchableItems(Notes.all)
-        #expect(try folder.count("SELECT count(*) FROM vectors") == Int64(Notes.all.count))
+        #expect(try folder.count("SELECT count(*) FROM vectors") == Self.pieceCount(Notes.all))
         let hits = try await other.search(SearchQuery(.meaning("moisture")))
         #expect(hits.first?.item.uniqueIdentifier == "damp")
     }
@@ -71,7 +82,7 @@ import Testing
         try await index.beginBatch()
         try await index.indexSearchableItems(Notes.all)
         try await index.endBatch(clientState: Data([1]))
-        #expect(try folder.count("SELECT count(*) FROM vectors") == Int64(Notes.all.count))
+        #expect(try folder.count("SELECT count(*) FROM vectors") == Self.pieceCount(Notes.all))
     }
 
     /// A process killed while it writes items with vectors leaves every committed item with its
@@ -99,7 +110,9 @@ import Testing
         let reopened = try SearchableIndex(url: file, embedder: ProbeIdentity())
         let items = try await reopened.count()
         #expect(items >= 50)
-        #expect(try folder.count("SELECT count(*) FROM vectors") == Int64(items))
+        // every committed item has all its vectors, and no vector outlived its item
+        let identifiers = try await reopened.search(SearchQuery(.all, sort: [], limit: nil)).map(\.item.uniqueIdentifier)
+        #expect(try folder.count("SELECT count(*) FROM vectors") == Self.pieceCount(try await reopened.fetchItems(identifiers: identifiers)))
         #expect(try folder.count("SELECT count(*) FROM vectors v LEFT JOIN items i ON i.rowid = v.rowid >> 20 WHERE i.rowid IS NULL") == 0)
     }
 

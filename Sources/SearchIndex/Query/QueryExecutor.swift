@@ -39,7 +39,7 @@ struct QueryExecutor {
     /// when the query counted them on the way. A hit ranked by meaning whose passages hold none
     /// of the words shows its passage nearest in meaning.
     private func search(_ query: SearchQuery, vector: VectorQuery?, countingFoundItems: Bool) throws(SearchIndexError) -> (hits: [SearchHit], counted: Int?) {
-        var (hits, counted, nearest): ([SearchHit], Int?, [String: Int])
+        var (hits, counted, nearest): ([SearchHit], Int?, [String: VectorMatrix.Match])
         if let vector {
             (hits, counted, nearest) = try meaningRankedHits(query, vector: vector, countingFoundItems: countingFoundItems)
         } else {
@@ -52,13 +52,23 @@ struct QueryExecutor {
             for index in hits.indices {
                 let identifier = hits[index].item.uniqueIdentifier
                 hits[index].passage = matches[identifier]
-                guard let passageIndex = nearest[identifier], matches[identifier]?.matchedWords.isEmpty ?? true,
-                      let passage = try passages.passage(of: identifier, at: .passage(passageIndex)) else { continue }
-                let snippet = SnippetMaker(words: [], length: length).snippet(of: passage.text, tokens: database.tokens(of: passage.text)).snippet
-                hits[index].passage = PassageMatch(passage: passage, snippet: snippet, matchedWords: [])
+                guard let near = nearest[identifier], matches[identifier]?.matchedWords.isEmpty ?? true,
+                      let passage = try passages.passage(of: identifier, at: .passage(near.passage)) else { continue }
+                hits[index].passage = PassageMatch(passage: passage, snippet: meaningSnippet(of: passage, sentence: near.sentence, length: length),
+                                                   matchedWords: [])
             }
         }
         return (hits, counted)
+    }
+
+    /// The snippet of a passage found by meaning: around its sentence piece nearest the query
+    /// (the window holding most of that piece's words), or its start when the nearest was the
+    /// item's title and description.
+    private func meaningSnippet(of passage: Passage, sentence: Int?, length: Int) -> String {
+        let pieces = SentencePieces.pieces(of: passage.text)
+        let words = sentence.flatMap { pieces.indices.contains($0) ? database.tokens(of: pieces[$0]) : nil } ?? []
+        let stems = words.map { (word: $0.stem, stem: $0.stem) }
+        return SnippetMaker(words: stems, length: length).snippet(of: passage.text, tokens: database.tokens(of: passage.text)).snippet
     }
 
     /// A search ranked by meaning: the items whose best passage's vector is nearest the query's
@@ -68,7 +78,7 @@ struct QueryExecutor {
     /// scores are then the fused ones, otherwise the cosines. Also returns each meaning-ranked
     /// item's nearest passage.
     private func meaningRankedHits(_ query: SearchQuery, vector: VectorQuery, countingFoundItems: Bool) throws(SearchIndexError)
-        -> (hits: [SearchHit], counted: Int?, nearest: [String: Int]) {
+        -> (hits: [SearchHit], counted: Int?, nearest: [String: VectorMatrix.Match]) {
         guard query.sort.first == .relevance || query.sort.isEmpty else {
             throw .unsupportedOperation("a search by meaning sorted by an attribute; sort it by relevance, or search for words to sort by \(query.sort)")
         }
@@ -84,11 +94,11 @@ struct QueryExecutor {
         let matches = matrix.nearest(to: vector.vector, limit: wanted, allowed: allowed)
         let items = try loadItems(rowids: matches.map(\.item), fetch: fetch)
         var meaningHits: [SearchHit] = []
-        var nearest: [String: Int] = [:]
+        var nearest: [String: VectorMatrix.Match] = [:]
         for match in matches {
             guard let item = items[match.item] else { continue }
-            meaningHits.append(SearchHit(item: item, score: Double(match.score)))
-            nearest[item.uniqueIdentifier] = match.passage
+            meaningHits.append(SearchHit(item: item, score: Double(match.score), isNearInMeaningOnly: true))
+            nearest[item.uniqueIdentifier] = match
         }
         guard query.predicate.topLevelWords != nil else {
             let page = meaningHits.dropFirst(offset).prefix(query.limit ?? meaningHits.count)
@@ -103,7 +113,7 @@ struct QueryExecutor {
         for hit in wordHits { byIdentifier[hit.item.uniqueIdentifier] = hit }
         let fused = RankFusion.fuse([wordHits.map(\.item.uniqueIdentifier), meaningHits.map(\.item.uniqueIdentifier)])
         let page = fused.dropFirst(offset).prefix(query.limit ?? fused.count).compactMap { identifier, score in
-            byIdentifier[identifier].map { SearchHit(item: $0.item, score: score) }
+            byIdentifier[identifier].map { SearchHit(item: $0.item, score: score, isNearInMeaningOnly: $0.isNearInMeaningOnly) }
         }
         return (page, counted, nearest)
     }
@@ -248,6 +258,16 @@ struct QueryExecutor {
     /// Complete items, textContent included; identifiers whose text fails to decode are returned
     /// in `corrupt` so the caller can ask the delegate to reindex them.
     func fetchItems(identifiers: [String]) throws(SearchIndexError) -> (items: [SearchableItem], corrupt: [String]) {
+        // SQLite caps the variables of one statement: long lists are read in parts
+        guard identifiers.count <= Self.identifiersPerStatement else {
+            var items: [SearchableItem] = [], corrupt: [String] = []
+            for start in stride(from: 0, to: identifiers.count, by: Self.identifiersPerStatement) {
+                let part = try fetchItems(identifiers: Array(identifiers[start..<min(identifiers.count, start + Self.identifiersPerStatement)]))
+                items += part.items
+                corrupt += part.corrupt
+            }
+            return (items, corrupt)
+        }
         guard !identifiers.isEmpty else { return ([], []) }
         let condition = QueryCompiler.hidingExpired("i.identifier IN (\(values: identifiers.map(SQLiteValue.text), separator: ","))", at: hideExpiredAt)
         let selection = ItemSelection.complete
@@ -275,6 +295,9 @@ struct QueryExecutor {
         }
         return (identifiers.compactMap { byIdentifier[$0] }, corrupt)
     }
+
+    /// Identifiers bound in one statement at most (well under SQLite's variable cap).
+    static let identifiersPerStatement = 500
 
     // MARK: Aggregations
 

@@ -80,6 +80,13 @@ public indirect enum QueryPredicate: Sendable, Hashable {
         return texts.isEmpty ? nil : texts.joined(separator: " ")
     }
 
+    /// The predicate with its top-level words searched by meaning instead (`WordsSearch.meaning`).
+    var searchingTopLevelWordsByMeaning: QueryPredicate {
+        guard let words = topLevelWords else { return self }
+        let rest = removingTopLevel(meaning: false, words: true).conjuncts
+        return rest.isEmpty ? .meaning(words) : .and(rest + [.meaning(words)])
+    }
+
     /// The predicate without its top-level meaning parts (what filters the vector candidates
     /// when `words` is false, also without its top-level words).
     func removingTopLevel(meaning: Bool, words: Bool) -> QueryPredicate {

@@ -97,7 +97,7 @@ final class ItemStore {
             deletePassages = try database.prepare("DELETE FROM passages WHERE rowid BETWEEN ? AND ?")
             insertPassageWords = try database.prepare("INSERT INTO passage_fts(rowid, heading, body) VALUES(?, ?, ?)")
             deletePassageWords = try database.prepare("INSERT INTO passage_fts(passage_fts, rowid, heading, body) VALUES('delete', ?, ?, ?)")
-            insertVector = try database.prepare("INSERT INTO vectors(rowid, data) VALUES(?, ?)")
+            insertVector = try database.prepare("INSERT INTO vectors(rowid, passage, sentence, data) VALUES(?, ?, ?, ?)")
             deleteVectors = try database.prepare("DELETE FROM vectors WHERE rowid BETWEEN ? AND ?")
         }
     }
@@ -322,10 +322,18 @@ final class ItemStore {
         return (slots, binding)
     }()
 
-    /// Inserts or replaces an item (by `uniqueIdentifier`), with its passages' vectors when the
-    /// index embeds (one per passage, as `PassageEmbeddingText.texts(of:)` lists them). Call
-    /// inside a transaction or savepoint.
-    func upsert(_ item: SearchableItem, vectors: [[Float]]? = nil) throws(SearchIndexError) {
+    /// One stored vector: of a sentence piece of the item's passage `passage`
+    /// (`PassageEmbeddingText.Piece`).
+    struct PieceVector {
+        var passage: Int
+        var sentence: Int?
+        var vector: [Float]
+    }
+
+    /// Inserts or replaces an item (by `uniqueIdentifier`), with its pieces' vectors when the
+    /// index embeds (as `PassageEmbeddingText.pieces(of:)` lists them). Call inside a
+    /// transaction or savepoint.
+    func upsert(_ item: SearchableItem, vectors: [PieceVector]? = nil) throws(SearchIndexError) {
         guard !item.uniqueIdentifier.isEmpty else { throw .emptyIdentifier }
         let custom = try customValues(of: item.attributeSet)
         let set = item.attributeSet
@@ -396,11 +404,13 @@ final class ItemStore {
         try statements.insertText.run([.integer(rowid), .blob(TextCompression.encode(title + "\u{0}" + extra + "\u{0}" + (body ?? "")))])
         let passages = try insertPassages(of: body, contentType: set.contentType, item: rowid)
         if let vectors {
-            guard vectors.count == max(1, passages.count) else {
-                throw .embeddingFailed(reason: "\(vectors.count) vectors for the \(max(1, passages.count)) passages of \(identifier)")
+            let stored = 0..<max(1, passages.count)
+            guard !vectors.isEmpty, vectors.count < IndexSchema.passagesPerItem, vectors.allSatisfy({ stored.contains($0.passage) }) else {
+                throw .embeddingFailed(reason: "\(vectors.count) vectors do not fit the \(max(1, passages.count)) passages of \(identifier)")
             }
-            for (index, vector) in vectors.enumerated() {
-                try statements.insertVector.run([.integer(IndexSchema.passageRowid(item: rowid, index: index)), .blob(QuantizedVector(vector).blob)])
+            for (index, piece) in vectors.enumerated() {
+                try statements.insertVector.run([.integer(IndexSchema.passageRowid(item: rowid, index: index)), .integer(Int64(piece.passage)),
+                                                 piece.sentence.map { .integer(Int64($0)) } ?? .null, .blob(QuantizedVector(piece.vector).blob)])
             }
             vectorsChanged = true
         }

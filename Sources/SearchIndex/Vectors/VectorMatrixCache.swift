@@ -12,12 +12,14 @@ final class VectorMatrixCache {
         let stamp = try Self.generation(on: database)
         if let matrix, stamp == generation, matrix.dimension == dimension { return matrix }
         var loaded = VectorMatrix(dimension: dimension)
-        let rows = try database.query("SELECT rowid, data FROM vectors ORDER BY rowid") { ($0.integer(0), $0.blob(1) ?? []) }
-        for (rowid, blob) in rows {
+        let rows = try database.query("SELECT rowid, passage, sentence, data FROM vectors ORDER BY rowid") {
+            ($0.integer(0), $0.integer(1), $0.isNull(2) ? nil : Int($0.integer(2)), $0.blob(3) ?? [])
+        }
+        for (rowid, passage, sentence, blob) in rows {
             guard let vector = QuantizedVector(blob: blob, dimension: dimension) else {
                 throw .corruptVectors(rowid: rowid, expectedBytes: 4 + dimension, foundBytes: blob.count)
             }
-            loaded.append(rowid: rowid, vector)
+            loaded.append(item: rowid >> Int64(IndexSchema.passageIndexBits), passage: Int(passage), sentence: sentence, vector)
         }
         matrix = loaded
         generation = stamp
