@@ -108,19 +108,8 @@ enum EmbeddingBenchmark {
 
     /// models/ file of models.lock's default embedding model; fails saying how to install it.
     static func embeddingModelURL() throws -> URL {
-        struct Lock: Decodable {
-            struct Entry: Decodable { let name: String; let file: String }
-            let defaultEmbedding: String
-            let embeddingModels: [Entry]
-        }
-        guard let catalog = try ModelCatalog.locate() else { throw BenchmarkFailure("no models.lock found; run bench from the Lantern repository") }
-        let lock = try JSONDecoder().decode(Lock.self, from: Data(contentsOf: catalog.url))
-        guard let entry = lock.embeddingModels.first(where: { $0.name == lock.defaultEmbedding }) else {
-            throw BenchmarkFailure("models.lock names no default embedding model")
-        }
-        let url = catalog.modelsDirectory.appendingPathComponent(entry.file)
-        guard FileManager.default.fileExists(atPath: url.path) else {
-            throw BenchmarkFailure("the embedding model \(url.path) is not installed; run scripts/setup.sh")
+        guard let url = try ModelLocator().locateEmbeddingModel(nil) else {
+            throw BenchmarkFailure("the default embedding model is not installed; run scripts/setup.sh")
         }
         return url
     }

@@ -1,4 +1,5 @@
 import Foundation
+import SearchIndex
 
 /// An evaluation's outcome: the settings it ran with, every run, and the aggregate. Encodes to
 /// the JSON report `eval --report` writes, and renders as the table it prints.
@@ -17,9 +18,14 @@ public struct EvaluationReport: Sendable, Hashable, Codable {
         public var today: String?
         /// How answers were written: "quote" or "prose" (`--answer auto` resolved for the model).
         public var answerStyle: String
+        /// How searches' words found items: "hybrid", "full-text" or "meaning" (`WordsSearch`).
+        public var wordsSearch: String
+        /// The embedding model the index's vectors were made with; nil for full text only.
+        public var embeddingModel: String?
 
         public init(model: String, corpus: String, samples: String, guide: String, format: String, contextWindow: Int,
-                    repetitions: Int, seed: UInt32?, today: String?, answerStyle: String) {
+                    repetitions: Int, seed: UInt32?, today: String?, answerStyle: String,
+                    wordsSearch: String = WordsSearch.hybrid.rawValue, embeddingModel: String? = nil) {
             self.model = model
             self.corpus = corpus
             self.samples = samples
@@ -30,6 +36,8 @@ public struct EvaluationReport: Sendable, Hashable, Codable {
             self.seed = seed
             self.today = today
             self.answerStyle = answerStyle
+            self.wordsSearch = wordsSearch
+            self.embeddingModel = embeddingModel
         }
     }
 

@@ -30,7 +30,8 @@ extension EvaluationRunner {
             format: configuration.format == .compact ? "compact" : "structured",
             contextWindow: (configuration.contextWindow ?? model.defaultContextWindow).tokens,
             repetitions: configuration.repetitions, seed: configuration.seed, today: today,
-            answerStyle: configuration.answerStyle.resolved(parameterCount: model.parameterCount).rawValue)
+            answerStyle: configuration.answerStyle.resolved(parameterCount: model.parameterCount).rawValue,
+            wordsSearch: configuration.wordsSearch.rawValue, embeddingModel: configuration.embedder?.identity)
         return EvaluationReport(settings: settings, results: results)
     }
 }

@@ -37,11 +37,17 @@ public struct EvaluationRunner: Sendable {
         /// default; a dataset written on a given day pins it to that day (`eval --today`), or
         /// its date questions change answers as time passes.
         public var now: @Sendable () -> Date
+        /// What gives the index vectors for search by meaning (nil: full text only), as `ask`
+        /// indexes with the installed embedding model.
+        public var embedder: (any TextEmbedder)?
+        /// How searches' words find items (`eval --words-search`), to compare words, meaning and both.
+        public var wordsSearch: WordsSearch
 
         public init(guide: SearchSetup.GuideLevel = .focused, format: FormatLevel = .structured, contextWindow: ContextWindow? = nil,
                     repetitions: Int = 1, seed: UInt32? = nil, timeZone: TimeZone = .current,
                     toolCallingMode: GenerationOptions.ToolCallingMode = .required, maximumResponseTokens: Int? = nil,
-                    answerStyle: GenerationOptions.AnswerStyle = .automatic, now: @escaping @Sendable () -> Date = { Date() }) {
+                    answerStyle: GenerationOptions.AnswerStyle = .automatic, embedder: (any TextEmbedder)? = nil,
+                    wordsSearch: WordsSearch = .hybrid, now: @escaping @Sendable () -> Date = { Date() }) {
             self.guide = guide
             self.format = format
             self.contextWindow = contextWindow
@@ -51,6 +57,8 @@ public struct EvaluationRunner: Sendable {
             self.toolCallingMode = toolCallingMode
             self.maximumResponseTokens = maximumResponseTokens
             self.answerStyle = answerStyle
+            self.embedder = embedder
+            self.wordsSearch = wordsSearch
             self.now = now
         }
     }
@@ -93,12 +101,13 @@ public struct EvaluationRunner: Sendable {
         init(corpus: EvaluationCorpus, folder: URL, configuration: Configuration) async throws(EvaluationError) {
             do {
                 try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-                index = try SearchableIndex(url: folder.appendingPathComponent("corpus.sqlite"), timeZone: configuration.timeZone)
+                index = try SearchableIndex(url: folder.appendingPathComponent("corpus.sqlite"), timeZone: configuration.timeZone,
+                                            embedder: configuration.embedder)
                 try await corpus.index(into: index)
                 let items = try await index.search(SearchQuery(.all, sort: [], limit: nil, fetchAttributes: [.title]))
                 titles = Dictionary(items.map { ($0.item.uniqueIdentifier, $0.item.attributeSet.title ?? "") }) { first, _ in first }
                 setup = try await SearchSetup(index: index, guide: configuration.guide, format: configuration.format,
-                                              now: configuration.now)
+                                              wordsSearch: configuration.wordsSearch, now: configuration.now)
             } catch EvaluationError.emptyCorpus {
                 throw .emptyCorpus
             } catch {

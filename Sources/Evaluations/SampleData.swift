@@ -7,6 +7,9 @@ public enum SampleData {
     public static var trailsCorpus: URL { resource("trails", "jsonl") }
     /// trails-samples.jsonl: questions with expected identifiers, facts and tool trajectories.
     public static var trailsSamples: URL { resource("trails-samples", "jsonl") }
+    /// paraphrase-samples.jsonl: questions over the trails that share no content word with the
+    /// notes they expect, so only a search by meaning finds them.
+    public static var paraphraseSamples: URL { resource("paraphrase-samples", "jsonl") }
     /// long-documents/: generated PDFs and Markdown files of 20–100 pages with facts placed deep
     /// inside (scripts/make-long-documents.py), indexed as a folder.
     public static var longDocuments: URL { resource("long-documents", nil) }

@@ -2,6 +2,7 @@ import CommandLineArguments
 import Evaluations
 import Foundation
 import LocalModel
+import SearchIndex
 import SearchTool
 import TokenBudget
 
@@ -27,12 +28,16 @@ struct EvalArguments: ParsableCommand {
     @Option("folder", .text("DIR"), help: "Index this folder of documents instead, as 'ask --folder' does; samples name its files relative to it.")
     var folder: String?
     @Option("samples", .text("FILE.jsonl"),
-            help: "The samples to answer (default: the built-in trails samples); 'long-documents' is the shipped long-document set, over its own folder of PDFs and Markdown files.")
+            help: "The samples to answer (default: the built-in trails samples); 'paraphrases' is the shipped set of trail questions in other words than their notes; 'long-documents' is the shipped long-document set, over its own folder of PDFs and Markdown files.")
     var samples: String?
     @Option("calls", .text("FILE.jsonl"), help: "Run function-calling cases instead of samples; 'builtin' is the shipped set.") var calls: String?
     @OptionGroup var guide: GuideOptions
     @Option(.context) var context: ContextWindow?
     @Option(.answer) var answerStyle: GenerationOptions.AnswerStyle
+    @Option(.embeddingModel) var embeddingModel: String?
+    @Option("words-search", .choice,
+            help: "How searches' words find items: hybrid (words and meaning, when there is an embedding model), full-text, or meaning alone; to compare them.")
+    var wordsSearch: WordsSearch = .hybrid
     @Option("repeat", .wholeNumber(in: 1...1000), help: "How many times each sample runs.") var repetitions = 1
     @Option("seed", .wholeNumber(), help: "Sample with this seed instead of decoding greedily (each repetition adds one).")
     var seed: UInt32?
@@ -55,15 +60,24 @@ struct EvalArguments: ParsableCommand {
     }
     var corpusURL: URL { corpus.map { URL(fileURLWithPath: $0) } ?? SampleData.trailsCorpus }
     var samplesURL: URL {
-        longDocuments ? SampleData.longDocumentSamples : samples.map { URL(fileURLWithPath: $0) } ?? SampleData.trailsSamples
+        switch samples {
+        case nil: SampleData.trailsSamples
+        case Self.longDocumentsName?: SampleData.longDocumentSamples
+        case Self.paraphrasesName?: SampleData.paraphraseSamples
+        case let path?: URL(fileURLWithPath: path)
+        }
     }
+    static let paraphrasesName = "paraphrases"
+    /// Whether shipped trail samples run (the default set or the paraphrases), whose date
+    /// questions resolve against the day they were written.
+    var shippedTrailSamples: Bool { samples == nil || samples == Self.paraphrasesName }
     var reportURL: URL? { report.map { URL(fileURLWithPath: $0) } }
     var callsURL: URL? { calls.map { $0 == "builtin" ? SampleData.functionCalls : URL(fileURLWithPath: $0) } }
     var thresholds: EvaluationThresholds { EvaluationThresholds(resultCoverage: minimumCoverage, groundedRate: minimumGrounded) }
 
     /// The day relative dates resolve against: `--today`, or the shipped samples' day when they
     /// run; nil is the real today.
-    var referenceDay: ReferenceDay? { today ?? (samples == nil ? ReferenceDay(SampleData.trailsSamplesToday) : nil) }
+    var referenceDay: ReferenceDay? { today ?? (shippedTrailSamples ? ReferenceDay(SampleData.trailsSamplesToday) : nil) }
 }
 
 extension ArgumentType where Element == ReferenceDay {

@@ -3,6 +3,7 @@ import Evaluations
 import Foundation
 import LocalModel
 import SearchIndex
+import SearchTool
 
 /// `eval`: measures how well a model answers from a corpus with the search tool. Thin: parses
 /// the flags, reads the files, runs `EvaluationRunner`, prints and writes the report.
@@ -49,8 +50,10 @@ let modelURL: URL
 let corpus: EvaluationCorpus
 let samples: [EvaluationSample]
 let model: LocalModel
+let embedder: ModelTextEmbedder?
 do {
     modelURL = try ModelLocator().locate(arguments.model)
+    embedder = try ModelLocator().locateEmbeddingModel(arguments.embeddingModel).map { try ModelTextEmbedder(contentsOf: $0) }
     corpus = try arguments.corpusSource.corpus ?? .items(CorpusReader().items(contentsOf: arguments.corpusURL))
     samples = try SampleReader().samples(contentsOf: arguments.samplesURL)
     model = try LocalModel(contentsOf: modelURL, configuration: .init(chatTemplate: arguments.chatTemplate))
@@ -60,12 +63,13 @@ do {
 
 let runner = EvaluationRunner(model: model, configuration: .init(
     guide: arguments.guide.level, format: arguments.guide.format, contextWindow: arguments.context,
-    repetitions: arguments.repetitions, seed: arguments.seed, answerStyle: arguments.answerStyle, now: { [now = day?.noon] in now ?? Date() }))
+    repetitions: arguments.repetitions, seed: arguments.seed, answerStyle: arguments.answerStyle,
+    embedder: embedder, wordsSearch: arguments.wordsSearch, now: { [now = day?.noon] in now ?? Date() }))
 let corpusDescription: String = switch corpus {
 case .items(let items): "\(items.count) items"
 case .folder(let folder): "the folder \(folder.path)"
 }
-FileHandle.standardError.write(Data("eval: \(samples.count) samples × \(arguments.repetitions) over \(corpusDescription), guide \(arguments.guide.level.rawValue)\(day.map { ", today \($0.text)" } ?? ""), model \(modelURL.lastPathComponent)\n".utf8))
+FileHandle.standardError.write(Data("eval: \(samples.count) samples × \(arguments.repetitions) over \(corpusDescription), guide \(arguments.guide.level.rawValue), words search \(arguments.wordsSearch.rawValue)\(embedder.map { " (vectors by \($0.model.url.lastPathComponent))" } ?? " (no vectors)")\(day.map { ", today \($0.text)" } ?? ""), model \(modelURL.lastPathComponent)\n".utf8))
 
 let report: EvaluationReport
 do {

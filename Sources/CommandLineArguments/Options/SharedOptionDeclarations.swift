@@ -41,3 +41,11 @@ extension OptionDeclaration where Value == GenerationOptions.AnswerStyle {
              help: "How the answer is written: quote (verbatim sentences of what the search showed, each cited), prose (free text whose citations can only name shown items), or auto (quote for models under 1B parameters).")
     }
 }
+
+extension OptionDeclaration where Value == String? {
+    /// `--embedding-model`: the model an index's vectors are made with (`ModelLocator.locateEmbeddingModel`).
+    package static var embeddingModel: Self {
+        Self("embedding-model", .text("FILE.gguf"),
+             help: "The embedding model for search by meaning: a path, a file in models/, a name from models.lock, or 'none' for full text only (default: the models.lock default embedding model when it is installed).")
+    }
+}

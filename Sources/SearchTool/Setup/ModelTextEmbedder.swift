@@ -1,3 +1,4 @@
+import Foundation
 import LocalModel
 import SearchIndex
 
@@ -14,6 +15,13 @@ public struct ModelTextEmbedder: TextEmbedder {
         self.model = model
         let identity = try model.identity()
         self.identity = "\(identity.name) (\(identity.dimension) dimensions, sha256 \(identity.sha256))"
+    }
+
+    /// Loads the embedding model at `url` on `threads` threads (every core when nil).
+    public init(contentsOf url: URL, threads: Int? = nil) throws(LocalModelError) {
+        var configuration = EmbeddingModel.Configuration()
+        if let threads { configuration.threads = max(1, threads) }
+        try self.init(model: EmbeddingModel(contentsOf: url, configuration: configuration))
     }
 
     public func embed(_ texts: [String]) async throws -> [[Float]] {

@@ -59,7 +59,7 @@ struct QuestionCommand: Command {
         let interactive = question == nil && Terminal.standardInputIsTerminal
         InterruptMonitor.shared.install(interactive: interactive)
         _ = try modelOptions.locate()
-        let opened = try await IndexOpener().open(selection)
+        let opened = try await data.opener.open(selection)
         if let summary = opened.summary, Terminal.standardErrorIsTerminal {
             Terminal.error("Index '\(opened.name)': \(summary)\n")
         }
