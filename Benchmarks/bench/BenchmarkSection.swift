@@ -5,6 +5,7 @@ enum BenchmarkSection: String, CaseIterable, Sendable {
     case index
     case passages
     case embedding
+    case vectors
     case grammar
     case prefixCache = "prefix-cache"
     case searchtool
@@ -28,6 +29,8 @@ enum BenchmarkSection: String, CaseIterable, Sendable {
                                            workDirectory: environment.workDirectory.appendingPathComponent("passages"))
         case .embedding:
             try await EmbeddingBenchmark.run(environment)
+        case .vectors:
+            try await VectorBenchmark.run(environment)
         case .grammar:
             try await GrammarBenchmark.grammarOverhead(environment, repetitions: environment.quick ? 3 : 7)
         case .prefixCache:

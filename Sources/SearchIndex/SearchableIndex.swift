@@ -250,6 +250,13 @@ public actor SearchableIndex {
         return embedded
     }
 
+    /// How many vectors the index holds: one per sentence piece of each embedded passage.
+    public func vectorCount() async throws(SearchIndexError) -> Int {
+        try await read { (database) throws(SearchIndexError) in
+            Int(try database.query("SELECT count(*) FROM vectors") { $0.integer(0) }.first ?? 0)
+        }
+    }
+
     /// Removes every vector and the record of the embedder that made them, leaving a
     /// full-text-only index (or, opened with an embedder, one whose items get vectors again as
     /// they are indexed again): the first step of re-embedding with another model.

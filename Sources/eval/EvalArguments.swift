@@ -24,6 +24,7 @@ struct EvalArguments: ParsableCommand {
 
     @Option(.model) var model: String?
     @Option(.chatTemplate) var chatTemplate: String?
+    @Option(.threads) var threads: Int?
     @Option("corpus", .text("FILE.jsonl"), help: "The corpus to index (default: the built-in trails corpus).") var corpus: String?
     @Option("folder", .text("DIR"), help: "Index this folder of documents instead, as 'ask --folder' does; samples name its files relative to it.")
     var folder: String?

@@ -53,10 +53,11 @@ let model: LocalModel
 let embedder: ModelTextEmbedder?
 do {
     modelURL = try ModelLocator().locate(arguments.model)
-    embedder = try ModelLocator().locateEmbeddingModel(arguments.embeddingModel).map { try ModelTextEmbedder(contentsOf: $0) }
+    embedder = try ModelLocator().locateEmbeddingModel(arguments.embeddingModel).map { try ModelTextEmbedder(contentsOf: $0, threads: arguments.threads) }
     corpus = try arguments.corpusSource.corpus ?? .items(CorpusReader().items(contentsOf: arguments.corpusURL))
     samples = try SampleReader().samples(contentsOf: arguments.samplesURL)
-    model = try LocalModel(contentsOf: modelURL, configuration: .init(chatTemplate: arguments.chatTemplate))
+    model = try LocalModel(contentsOf: modelURL, configuration: .init(threads: arguments.threads ?? ProcessInfo.processInfo.activeProcessorCount,
+                                                                      chatTemplate: arguments.chatTemplate))
 } catch {
     fail("\(error)")
 }

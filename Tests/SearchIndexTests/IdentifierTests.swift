@@ -53,11 +53,7 @@ import Testing
     @Test func fetchingTensOfThousandsOfIdentifiersReturnsEveryItemAsked() async throws {
         let folder = try TemporaryFolder()
         let index = try folder.index()
-        let items = (0..<40_000).map { number in
-            var set = SearchableItemAttributeSet(contentType: "public.text")
-            set.title = "item \(number)"
-            return SearchableItem(uniqueIdentifier: "i\(number)", attributeSet: set)
-        }
+        let items = (0..<40_000).map { Self.note("i\($0)", "item \($0)") }
         try await index.indexSearchableItems(items)
         let asked = items.map(\.uniqueIdentifier).reversed() + ["absent"]
         let fetched = try await index.fetchItems(identifiers: Array(asked))
