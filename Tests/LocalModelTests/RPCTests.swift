@@ -74,6 +74,73 @@ struct RPCTests {
         #expect(!after.isEmpty)
     }
 
+    @Test func aServerKilledWhileAnotherModelWaitsEndsOnlyThatQuestion() async throws {
+        let server = try RPCServerProcess()
+        defer { server.stop() }
+        let local = try TestModel.shared()
+        let question = prompt("Name three rivers in Europe and say one thing about each.")
+        let parameters = GenerationParameters(maximumTokens: 32, stopsAtEndOfGeneration: false)
+        let (alone, _) = try await TestModel.collect(local.makeContext(window: .k4).generate(prompt: question, parameters: parameters))
+        let remote = try LocalModel(contentsOf: TestModel.url, configuration: .init(threads: 2, gpuLayers: 15, rpcServers: [server.server]))
+        let stream = try remote.makeContext(window: .k4).generate(
+            prompt: prompt("Tell me a long story about a lighthouse."),
+            parameters: GenerationParameters(maximumTokens: 400, stopsAtEndOfGeneration: false))
+        let besideContext = try local.makeContext(window: .k4)
+        var beside: Task<String, any Error>?
+        do {
+            for try await event in stream {
+                guard case .text = event, beside == nil else { continue }
+                // the other model's answer now waits on the engine thread behind this one
+                let besideStream = besideContext.generate(prompt: question, parameters: parameters)
+                beside = Task { try await TestModel.collect(besideStream).0 }
+                server.stop()
+            }
+            Issue.record("the answer finished although its server was killed after the first piece")
+        } catch let error as LocalModelError {
+            #expect(error == .rpcServerDied(server: server.server.description))
+        }
+        // the waiting answer is whole and the same as alone
+        #expect(try await beside?.value == alone)
+    }
+
+    @Test func aServerThatDiesBetweenQuestionsEndsTheNextWithATypedError() async throws {
+        let server = try RPCServerProcess()
+        defer { server.stop() }
+        var model: LocalModel? = try LocalModel(contentsOf: TestModel.url, configuration: .init(threads: 2, gpuLayers: 15, rpcServers: [server.server]))
+        let parameters = GenerationParameters(maximumTokens: 4)
+        let (first, _) = try await TestModel.collect(try #require(model).makeContext(window: .k4).generate(prompt: prompt("Say hello."), parameters: parameters))
+        #expect(!first.isEmpty)
+        server.stop()
+        do {
+            // the context's buffers or its first decode meet the dead server, whichever is first
+            let context = try #require(model).makeContext(window: .k4)
+            _ = try await TestModel.collect(context.generate(prompt: prompt("Say hello again."), parameters: parameters))
+            Issue.record("a question on a model whose server is gone was answered")
+        } catch let error as LocalModelError {
+            #expect(error == .rpcServerDied(server: server.server.description))
+        }
+        // letting go of the model frees nothing on the dead server, and the process goes on
+        model = nil
+        let (after, _) = try await TestModel.collect(TestModel.shared().makeContext(window: .k4).generate(prompt: prompt("Say hello."), parameters: parameters))
+        #expect(!after.isEmpty)
+    }
+
+    @Test func aModelLetGoOfAfterItsServerStoppedLeavesTheProcessRunning() async throws {
+        let server = try RPCServerProcess()
+        var model: LocalModel? = try LocalModel(contentsOf: TestModel.url, configuration: .init(threads: 2, gpuLayers: 15, rpcServers: [server.server]))
+        #expect(model != nil)
+        server.stop()
+        // its buffers are freed on the engine thread, which meets the dead server there
+        model = nil
+        let (after, _) = try await TestModel.collect(TestModel.shared().makeContext(window: .k4)
+            .generate(prompt: prompt("Say hello."), parameters: GenerationParameters(maximumTokens: 4)))
+        #expect(!after.isEmpty)
+        // and the server is known lost: a new model on it is refused with the same error
+        #expect(throws: LocalModelError.rpcServerDied(server: server.server.description)) {
+            _ = try LocalModel(contentsOf: TestModel.url, configuration: .init(threads: 2, gpuLayers: 15, rpcServers: [server.server]))
+        }
+    }
+
     @Test func aPortNobodyListensOnIsUnreachable() throws {
         let server = RPCServer(host: "127.0.0.1", port: try RPCServerProcess.freePort())
         #expect {

@@ -20,14 +20,16 @@ public final class EngineThread: SerialExecutor, @unchecked Sendable {
     private static let current = Mutex(EngineThread())
 
     /// Starts a fresh engine thread for all later work and hands it what is waiting, when the
-    /// current one will never return (an RPC server died inside ggml: `RPCServerLoss`).
-    static func replaceShared() {
+    /// current one will never return (an RPC server died inside ggml: `RPCServerLoss`). A
+    /// caller of `run` waiting on the stuck work gets `error`, when its error type holds it.
+    static func replaceShared(abandoning error: LocalModelError) {
         let fresh = EngineThread()
         let old = current.withLock { thread in
             defer { thread = fresh }
             return thread
         }
         for work in old.pending.withLock({ queued in defer { queued.removeAll() }; return queued }) { fresh.add(work) }
+        old.abandonRunning.withLock { abandon in defer { abandon = nil }; return abandon }?(error)
     }
 
     /// Whether the caller runs on this engine thread.
@@ -43,6 +45,8 @@ public final class EngineThread: SerialExecutor, @unchecked Sendable {
     }
 
     private let pending = Mutex<[Work]>([])
+    /// Ends the wait of the `run` caller whose closure runs now, if that closure never returns.
+    private let abandonRunning = Mutex<(@Sendable (LocalModelError) -> Void)?>(nil)
     private let workAvailable = DispatchSemaphore(value: 0)
     private let threadID = Mutex<pthread_t?>(nil)
 
@@ -66,17 +70,43 @@ public final class EngineThread: SerialExecutor, @unchecked Sendable {
     }
 
     /// Runs `body` on the engine thread and waits for it (at once when called from there).
+    /// If an RPC server dies inside it, the wait ends with `.rpcServerDied` when `Failure` can
+    /// hold it (`replaceShared`).
     func run<T, Failure: Error>(_ body: @escaping @Sendable () throws(Failure) -> T) throws(Failure) -> T {
         if isCurrentThread { return try body() }
-        nonisolated(unsafe) var result: Result<T, Failure>?
-        let done = DispatchSemaphore(value: 0)
-        add(.closure {
-            result = Result { () throws(Failure) -> T in try body() }
-            done.signal()
+        let completion = Completion<T, Failure>()
+        add(.closure { [self] in
+            abandonRunning.withLock { $0 = { error in if let error = error as? Failure { completion.finish(.failure(error)) } } }
+            let result = Result { () throws(Failure) -> T in try body() }
+            abandonRunning.withLock { $0 = nil }
+            completion.finish(result)
         })
-        done.wait()
-        // the semaphore orders the engine thread's write before this read
-        return try result!.get()
+        return try completion.wait().get()
+    }
+
+    /// The outcome of one `run`, taken from whichever comes first: the closure's return or its
+    /// abandonment.
+    private final class Completion<T, Failure: Error>: @unchecked Sendable { // written once, before `done` is signalled; read after
+        private var result: Result<T, Failure>?
+        private let claimed = Mutex(false)
+        private let done = DispatchSemaphore(value: 0)
+
+        func finish(_ outcome: Result<T, Failure>) {
+            guard claimed.withLock({ claimed in defer { claimed = true }; return !claimed }) else { return }
+            result = outcome
+            done.signal()
+        }
+
+        func wait() -> Result<T, Failure> {
+            done.wait()
+            return result!
+        }
+    }
+
+    /// Runs `body` on the engine thread later, without waiting (a release that must not block
+    /// the thread that lets go of the last reference).
+    func post(_ body: @escaping @Sendable () -> Void) {
+        add(.closure(body))
     }
 
     private func add(_ work: Work) {

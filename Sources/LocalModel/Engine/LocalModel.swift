@@ -58,8 +58,10 @@ public final class LocalModel: Sendable {
         let namedTemplate = try configuration.chatTemplate.map { name throws(LocalModelError) in try ChatTemplate(named: name) }
         try LlamaRuntime.initialize()
         let placement = try configuration.vocabularyOnly ? LayerPlacement.cpuOnly : LayerPlacement(configuration)
-        let loaded = EngineThread.shared.run {
-            LlamaModelHandle.load(path: url.path, vocabOnly: configuration.vocabularyOnly, placement: placement)
+        let loaded = try EngineThread.shared.run { () throws(LocalModelError) in
+            RPCServerLoss.watching(servers: placement.rpcServers, report: { _ in }) {
+                LlamaModelHandle.load(path: url.path, vocabOnly: configuration.vocabularyOnly, placement: placement)
+            }
         }
         switch loaded {
         case .success(let handle):
@@ -113,12 +115,14 @@ public final class LocalModel: Sendable {
         if configuration.vocabularyOnly {
             throw .outOfMemory(what: "a context: the model was loaded vocabulary-only; load it with weights to generate")
         }
-        if let loss = RPCServerLoss.loss(of: handle) { throw loss }
+        if let loss = RPCServerLoss.loss(of: handle.rpcServers) { throw loss }
         if window.tokens > info.trainedContext && !allowBeyondTrainedContext {
             throw .contextLargerThanTrained(requested: window.tokens, trained: info.trainedContext)
         }
         let context = try EngineThread.shared.run { [handle, threads = configuration.threads] () throws(LocalModelError) in
-            try LlamaContextHandle(model: handle, contextSize: window.tokens, threads: threads)
+            try RPCServerLoss.watching(servers: handle.rpcServers, report: { _ in }) { () throws(LocalModelError) in
+                try LlamaContextHandle(model: handle, contextSize: window.tokens, threads: threads)
+            }
         }
         return InferenceContext(model: self, context: context)
     }

@@ -50,7 +50,7 @@ public enum LocalModelError: Error, Sendable, Equatable, CustomStringConvertible
     case rpcServerUnreachable(server: String, reason: String)
     /// An RPC server that speaks another protocol version than this process's ggml.
     case rpcVersionMismatch(server: String, serverVersion: String)
-    /// An RPC server stopped answering during a computation; the question ended there.
+    /// An RPC server stopped answering while this process used it; the question ended there.
     case rpcServerDied(server: String)
     /// A tensor split whose proportions do not match the devices the layers go to.
     case invalidTensorSplit(proportions: [Double], devices: [String])
@@ -103,7 +103,7 @@ public enum LocalModelError: Error, Sendable, Equatable, CustomStringConvertible
         case .rpcVersionMismatch(let server, let serverVersion):
             return "the RPC server \(server) speaks RPC protocol \(serverVersion), which this process's ggml does not; run the same ggml version (libggml0-backend-rpc, llama.cpp-tools-extra) on both machines"
         case .rpcServerDied(let server):
-            return "the RPC server \(server) stopped answering in the middle of a computation, so this answer ended; restart the server and load the model again (this loaded model cannot be used any more)"
+            return "the RPC server \(server) stopped answering, so the work that needed it ended; the models with layers on it cannot be used any more, and this process cannot connect to it again: restart the server, then start the program again"
         case .invalidTensorSplit(let proportions, let devices):
             let listed = proportions.map { String($0) }.joined(separator: ",")
             return "--tensor-split \(listed) has \(proportions.count) proportions for \(devices.count) devices (\(devices.joined(separator: ", "))); give one non-negative proportion per device, not all zero"

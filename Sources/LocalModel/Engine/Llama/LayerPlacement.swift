@@ -7,13 +7,16 @@ struct LayerPlacement: @unchecked Sendable { // the device pointers are ggml's, 
     /// The devices in llama.cpp's order; nil leaves the choice to llama.cpp (every local GPU).
     let devices: [OpaquePointer]?
     let tensorSplit: [Float]
+    /// The RPC servers among the devices (their losses are `RPCServerLoss`'s).
+    let rpcServers: [RPCServer]
 
-    static let cpuOnly = LayerPlacement(gpuLayers: 0, devices: nil, tensorSplit: [])
+    static let cpuOnly = LayerPlacement(gpuLayers: 0, devices: nil, tensorSplit: [], rpcServers: [])
 
-    private init(gpuLayers: Int32, devices: [OpaquePointer]?, tensorSplit: [Float]) {
+    private init(gpuLayers: Int32, devices: [OpaquePointer]?, tensorSplit: [Float], rpcServers: [RPCServer]) {
         self.gpuLayers = gpuLayers
         self.devices = devices
         self.tensorSplit = tensorSplit
+        self.rpcServers = rpcServers
     }
 
     /// Connects to the configuration's RPC servers (throwing their typed errors) and checks the
@@ -35,6 +38,7 @@ struct LayerPlacement: @unchecked Sendable { // the device pointers are ggml's, 
         }
         gpuLayers = Int32(clamping: configuration.gpuLayers)
         tensorSplit = split.map(Float.init)
+        rpcServers = configuration.rpcServers
     }
 
     /// Calls `body` with `params` pointing at this placement's device list and split, which

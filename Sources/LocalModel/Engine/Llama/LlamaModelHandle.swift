@@ -9,6 +9,8 @@ import Synchronization
 final class LlamaModelHandle: @unchecked Sendable {
     let pointer: OpaquePointer
     let vocab: OpaquePointer
+    /// The RPC servers that hold some of the weights (none for a model on this machine only).
+    let rpcServers: [RPCServer]
 
     /// Loads `path`; on failure returns the lines llama.cpp logged so the caller can classify.
     static func load(path: String, vocabOnly: Bool, placement: LayerPlacement) -> Result<LlamaModelHandle, LoadFailure> {
@@ -20,17 +22,21 @@ final class LlamaModelHandle: @unchecked Sendable {
             llama_model_free(model)
             return .failure(LoadFailure(log: log + ["the model has no vocabulary"]))
         }
-        return .success(LlamaModelHandle(pointer: model, vocab: vocab))
+        return .success(LlamaModelHandle(pointer: model, vocab: vocab, rpcServers: placement.rpcServers))
     }
 
     struct LoadFailure: Error { let log: [String] }
 
-    private init(pointer: OpaquePointer, vocab: OpaquePointer) {
+    private init(pointer: OpaquePointer, vocab: OpaquePointer, rpcServers: [RPCServer]) {
         self.pointer = pointer
         self.vocab = vocab
+        self.rpcServers = rpcServers
     }
 
-    deinit { llama_model_free(pointer) }
+    deinit {
+        nonisolated(unsafe) let pointer = pointer
+        RPCServerLoss.release(on: rpcServers) { llama_model_free(pointer) }
+    }
 
     // MARK: Metadata
 

@@ -11,13 +11,15 @@ enum RPCBackend {
     /// The devices of `server`, connecting to it the first time (ggml keeps one connection per
     /// endpoint for the process). Throws `.rpcServerUnreachable` when it does not accept a
     /// connection and the handshake in time or the backend is not installed,
-    /// `.rpcVersionMismatch` when it speaks another protocol version (`RPCHandshake`).
+    /// `.rpcVersionMismatch` when it speaks another protocol version (`RPCHandshake`),
+    /// `.rpcServerDied` when this process lost it before (ggml would reuse the dead connection).
     static func devices(of server: RPCServer) throws(LocalModelError) -> [OpaquePointer] {
         LlamaRuntime.loadBackends()
         guard let registry = ggml_backend_reg_by_name("RPC"),
               let address = ggml_backend_reg_get_proc_address(registry, "ggml_backend_rpc_add_server") else {
             throw .rpcServerUnreachable(server: server.description, reason: "ggml's RPC backend is not installed; run scripts/setup.sh (it installs libggml0-backend-rpc)")
         }
+        if let loss = RPCServerLoss.loss(of: [server]) { throw loss }
         switch RPCHandshake.check(server) {
         case .unreachable(let reason): throw .rpcServerUnreachable(server: server.description, reason: reason)
         case .otherVersion(let version): throw .rpcVersionMismatch(server: server.description, serverVersion: version)
@@ -31,6 +33,7 @@ enum RPCBackend {
         guard let added else {
             throw .rpcServerUnreachable(server: server.description, reason: log.last ?? "ggml could not add it")
         }
+        RPCServerLoss.use([server])
         return (0..<ggml_backend_reg_dev_count(added)).compactMap { ggml_backend_reg_dev_get(added, $0) }
     }
 

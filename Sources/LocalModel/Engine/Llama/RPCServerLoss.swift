@@ -2,51 +2,78 @@ import CLlama
 import Foundation
 import Synchronization
 
-/// What happens when an RPC server dies in the middle of a computation.
+/// What happens when an RPC server dies while this process talks to it.
 ///
-/// ggml's RPC backend has no way to report that: it calls `GGML_ABORT("Remote RPC server
-/// crashed ...")`, which runs the abort callback and then ends the process. Lantern's callback
-/// comes here first. When the abort comes during a generation that registered itself with
-/// `watching`, the generation's stream ends with `.rpcServerDied`, naming the server that no
-/// longer accepts connections, a fresh engine thread takes over every other model and
-/// context, and the aborting thread parks for good inside ggml (its stack cannot be unwound
-/// from here), with the old engine thread waiting on it. The model that used the server refuses further work with the same
-/// error; the process, its other models and its indexes go on.
+/// ggml 0.27's RPC backend sends every command (a graph to compute, a tensor to set, a buffer
+/// to allocate, clear or free) through one dispatcher thread and makes the calling thread wait
+/// for the reply. When a server has gone, that thread calls `GGML_ABORT("Remote RPC server
+/// crashed ...")`, whatever the command was: a decode, or the `llama_free` of a model that is
+/// released after its server stopped. ggml has no way to report it; the abort callback comes
+/// here first, for every such abort, not only during a generation.
+///
+/// Then: the servers that no longer accept a connection are marked lost, the work that waits
+/// on the aborting thread (always on the engine thread, where every RPC command starts) is
+/// ended with `.rpcServerDied` (`watching`), a fresh engine thread takes over every other
+/// model and context, and the aborting thread parks for good inside ggml (its stack cannot be
+/// unwound from here), with the old engine thread waiting on it. Every model on a lost server
+/// refuses further work with the same error and its memory is left as it is (freeing it would
+/// send commands to the parked thread); the process, its other models and its indexes go on.
 enum RPCServerLoss {
     private struct Watch {
-        let model: ObjectIdentifier
         let servers: [RPCServer]
         let report: @Sendable (LocalModelError) -> Void
     }
 
     private static let current = Mutex<Watch?>(nil)
-    private static let lostModels = Mutex<[ObjectIdentifier: LocalModelError]>([:])
+    private static let inUse = Mutex<Set<RPCServer>>([])
+    private static let lost = Mutex<Set<RPCServer>>([])
 
-    /// Runs `body` (a generation on the engine thread with a model whose layers are on
-    /// `servers`) with `report` as the way to end it if one of them dies during it.
-    static func watching<T, Failure: Error>(model: LlamaModelHandle, servers: [RPCServer], report: @escaping @Sendable (LocalModelError) -> Void,
+    /// Records that a model's layers are on `servers`, so a later abort knows whom to check.
+    static func use(_ servers: [RPCServer]) {
+        inUse.withLock { $0.formUnion(servers) }
+    }
+
+    /// Runs `body` (engine-thread work for a model whose layers are on `servers`) with
+    /// `report` as the way to end whoever waits on it if one of them dies during it.
+    static func watching<T, Failure: Error>(servers: [RPCServer], report: @escaping @Sendable (LocalModelError) -> Void,
                                             _ body: () throws(Failure) -> T) throws(Failure) -> T {
-        current.withLock { $0 = Watch(model: ObjectIdentifier(model), servers: servers, report: report) }
+        current.withLock { $0 = Watch(servers: servers, report: report) }
         defer { current.withLock { $0 = nil } }
         return try body()
     }
 
-    /// The error a model that lost a server gives for any further work; nil while it is whole.
-    static func loss(of model: LlamaModelHandle) -> LocalModelError? {
-        lostModels.withLock { $0[ObjectIdentifier(model)] }
+    /// Frees what a model or context holds: at once when nothing of it is on `servers`; on the
+    /// engine thread (where a dead server is caught) and without waiting when some is; never
+    /// once one of them was lost (the commands would wait on the parked thread for good).
+    static func release(on servers: [RPCServer], _ free: @escaping @Sendable () -> Void) {
+        guard !servers.isEmpty else { return free() }
+        EngineThread.shared.post {
+            guard loss(of: servers) == nil else { return }
+            watching(servers: servers, report: { _ in }, free)
+        }
     }
 
-    /// Called from ggml's abort callback, on the RPC backend's dispatcher thread (its I/O
-    /// thread, which the engine thread waits on). Returns (and the process ends) unless the
-    /// abort is a lost RPC server during a watched generation; then never returns.
+    /// The error for work on `servers` once one of them was lost; nil while all are whole.
+    static func loss(of servers: [RPCServer]) -> LocalModelError? {
+        let gone = lost.withLock { lost in servers.filter(lost.contains) }
+        return gone.isEmpty ? nil : .rpcServerDied(server: gone.map(\.description).joined(separator: ", "))
+    }
+
+    /// Called from ggml's abort callback, on the thread that met the dead server. Returns (and
+    /// the process ends) unless the abort is a lost RPC server; then never returns.
     static func takeOver(abortMessage: String) {
-        guard abortMessage.contains("RPC server"), let watch = current.withLock({ $0 }) else { return }
-        let dead = watch.servers.filter { !RPCHandshake.accepts($0, timeout: .seconds(1)) }
-        let named = (dead.isEmpty ? watch.servers : dead).map(\.description).joined(separator: ", ")
-        let error = LocalModelError.rpcServerDied(server: named)
-        lostModels.withLock { $0[watch.model] = error }
-        EngineThread.replaceShared()
-        watch.report(error)
+        guard abortMessage.contains("RPC server") else { return }
+        let watch = current.withLock { watch in
+            defer { watch = nil }
+            return watch
+        }
+        let candidates = watch?.servers ?? Array(inUse.withLock { $0 })
+        let dead = candidates.filter { !RPCHandshake.accepts($0, timeout: .seconds(1)) }
+        let named = dead.isEmpty ? candidates : dead
+        lost.withLock { $0.formUnion(named) }
+        let error = LocalModelError.rpcServerDied(server: named.map(\.description).joined(separator: ", "))
+        EngineThread.replaceShared(abandoning: error)
+        watch?.report(error)
         while true { pause() }
     }
 }
