@@ -47,6 +47,25 @@ final class RPCServerProcess: @unchecked Sendable { // the process is only start
 
     deinit { stop() }
 
+    /// Kills the server, from a thread of its own, once it has spent `ticks` clock ticks
+    /// (1/100 s) of CPU from now: in the middle of the computation it was given, however busy
+    /// the process that reads the answer is.
+    func stop(afterComputing ticks: Int) {
+        let start = cpuTicks
+        Thread.detachNewThread { [self] in
+            while process.isRunning && cpuTicks - start < ticks { usleep(5_000) }
+            stop()
+        }
+    }
+
+    /// User and system time the server has used (fields 14 and 15 of /proc/PID/stat).
+    private var cpuTicks: Int {
+        guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+              let afterName = stat.range(of: ") ") else { return 0 }
+        let fields = stat[afterName.upperBound...].split(separator: " ")
+        return (Int(fields[11]) ?? 0) + (Int(fields[12]) ?? 0)
+    }
+
     /// A port nothing listens on now: the kernel's pick for a socket bound to port 0.
     static func freePort() throws -> Int {
         let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)

@@ -22,7 +22,9 @@ public final class EngineThread: SerialExecutor, @unchecked Sendable {
     /// Starts a fresh engine thread for all later work and hands it what is waiting, when the
     /// current one will never return (an RPC server died inside ggml: `RPCServerLoss`). A
     /// caller of `run` waiting on the stuck work gets `error`, when its error type holds it.
-    static func replaceShared(abandoning error: LocalModelError) {
+    /// Returns the OS thread that was replaced.
+    @discardableResult
+    static func replaceShared(abandoning error: LocalModelError) -> pthread_t? {
         let fresh = EngineThread()
         let old = current.withLock { thread in
             defer { thread = fresh }
@@ -30,6 +32,7 @@ public final class EngineThread: SerialExecutor, @unchecked Sendable {
         }
         for work in old.pending.withLock({ queued in defer { queued.removeAll() }; return queued }) { fresh.add(work) }
         old.abandonRunning.withLock { abandon in defer { abandon = nil }; return abandon }?(error)
+        return old.threadID.withLock { $0 }
     }
 
     /// Whether the caller runs on this engine thread.
@@ -41,7 +44,8 @@ public final class EngineThread: SerialExecutor, @unchecked Sendable {
     /// What the thread runs: a task's job, or a closure someone waits for.
     private enum Work {
         case job(UnownedJob)
-        case closure(@Sendable () -> Void)
+        /// With what ends its caller's wait if it never returns.
+        case closure(@Sendable () -> Void, abandon: (@Sendable (LocalModelError) -> Void)?)
     }
 
     private let pending = Mutex<[Work]>([])
@@ -75,12 +79,8 @@ public final class EngineThread: SerialExecutor, @unchecked Sendable {
     func run<T, Failure: Error>(_ body: @escaping @Sendable () throws(Failure) -> T) throws(Failure) -> T {
         if isCurrentThread { return try body() }
         let completion = Completion<T, Failure>()
-        add(.closure { [self] in
-            abandonRunning.withLock { $0 = { error in if let error = error as? Failure { completion.finish(.failure(error)) } } }
-            let result = Result { () throws(Failure) -> T in try body() }
-            abandonRunning.withLock { $0 = nil }
-            completion.finish(result)
-        })
+        add(.closure({ completion.finish(Result { () throws(Failure) -> T in try body() }) },
+                     abandon: { error in if let error = error as? Failure { completion.finish(.failure(error)) } }))
         return try completion.wait().get()
     }
 
@@ -106,7 +106,7 @@ public final class EngineThread: SerialExecutor, @unchecked Sendable {
     /// Runs `body` on the engine thread later, without waiting (a release that must not block
     /// the thread that lets go of the last reference).
     func post(_ body: @escaping @Sendable () -> Void) {
-        add(.closure(body))
+        add(.closure(body, abandon: nil))
     }
 
     private func add(_ work: Work) {
@@ -118,9 +118,15 @@ public final class EngineThread: SerialExecutor, @unchecked Sendable {
         let executor = asUnownedSerialExecutor()
         while true {
             workAvailable.wait()
-            switch pending.withLock({ $0.removeFirst() }) {
+            // empty when the work was handed to a fresh thread (`replaceShared`)
+            guard let work = pending.withLock({ $0.isEmpty ? nil : $0.removeFirst() }) else { continue }
+            switch work {
             case .job(let job): job.runSynchronously(on: executor)
-            case .closure(let closure): closure()
+            case .closure(let closure, let abandon):
+                // set here, on the thread that runs it: work moves to a fresh thread on a loss
+                abandonRunning.withLock { $0 = abandon }
+                closure()
+                abandonRunning.withLock { $0 = nil }
             }
         }
     }

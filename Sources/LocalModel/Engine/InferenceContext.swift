@@ -206,24 +206,18 @@ public actor InferenceContext {
 
     private func perform<T>(servers: [RPCServer], report: @escaping @Sendable (LocalModelError) -> Void,
                             _ body: (isolated InferenceContext) throws(LocalModelError) -> T) -> Result<T, LocalModelError> {
-        watching(servers: servers, report: report) { () throws(LocalModelError) -> T in try body(self) }
-    }
-
-    /// `body`, watched for the loss of `servers` (none: just `body`).
-    private func watching<T>(servers: [RPCServer], report: @escaping @Sendable (LocalModelError) -> Void,
-                             _ body: () throws(LocalModelError) -> T) -> Result<T, LocalModelError> {
-        guard !servers.isEmpty else { return Result { () throws(LocalModelError) -> T in try body() } }
-        if let loss = RPCServerLoss.loss(of: servers) { return .failure(loss) }
-        return RPCServerLoss.watching(servers: servers, report: report) { Result { () throws(LocalModelError) -> T in try body() } }
+        Result { () throws(LocalModelError) -> T in
+            try RPCServerLoss.watching(servers: servers, report: report) { () throws(LocalModelError) -> T in try body(self) }
+        }
     }
 
     /// Generates, with `serverLost` as the way out if an RPC server dies during it (see
     /// `RPCServerLoss`: ggml cannot return from that, so the stream is ended from beside it).
     private func run(prompt: [Token], parameters: GenerationParameters, emit: (String) -> Void,
                      serverLost: @escaping @Sendable (LocalModelError) -> Void) throws(LocalModelError) -> GenerationSummary {
-        try watching(servers: model.handle.rpcServers, report: serverLost) { () throws(LocalModelError) in
+        try RPCServerLoss.watching(servers: model.handle.rpcServers, report: serverLost) { () throws(LocalModelError) in
             try generate(prompt: prompt, parameters: parameters, emit: emit)
-        }.get()
+        }
     }
 
     private func generate(prompt: [Token], parameters: GenerationParameters, emit: (String) -> Void) throws(LocalModelError) -> GenerationSummary {

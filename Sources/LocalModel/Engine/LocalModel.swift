@@ -59,7 +59,7 @@ public final class LocalModel: Sendable {
         try LlamaRuntime.initialize()
         let placement = try configuration.vocabularyOnly ? LayerPlacement.cpuOnly : LayerPlacement(configuration)
         let loaded = try EngineThread.shared.run { () throws(LocalModelError) in
-            RPCServerLoss.watching(servers: placement.rpcServers, report: { _ in }) {
+            try RPCServerLoss.watching(servers: placement.rpcServers, report: { _ in }) {
                 LlamaModelHandle.load(path: url.path, vocabOnly: configuration.vocabularyOnly, placement: placement)
             }
         }
@@ -115,7 +115,6 @@ public final class LocalModel: Sendable {
         if configuration.vocabularyOnly {
             throw .outOfMemory(what: "a context: the model was loaded vocabulary-only; load it with weights to generate")
         }
-        if let loss = RPCServerLoss.loss(of: handle.rpcServers) { throw loss }
         if window.tokens > info.trainedContext && !allowBeyondTrainedContext {
             throw .contextLargerThanTrained(requested: window.tokens, trained: info.trainedContext)
         }

@@ -34,9 +34,14 @@ enum RPCServerLoss {
     }
 
     /// Runs `body` (engine-thread work for a model whose layers are on `servers`) with
-    /// `report` as the way to end whoever waits on it if one of them dies during it.
-    static func watching<T, Failure: Error>(servers: [RPCServer], report: @escaping @Sendable (LocalModelError) -> Void,
-                                            _ body: () throws(Failure) -> T) throws(Failure) -> T {
+    /// `report` as the way to end whoever waits on it if one of them dies during it. Throws
+    /// the loss instead when one was lost before: checked here, on the engine thread, because
+    /// work queued before a loss runs after it, and a command to a lost server would wait on
+    /// the parked thread for good.
+    static func watching<T>(servers: [RPCServer], report: @escaping @Sendable (LocalModelError) -> Void,
+                            _ body: () throws(LocalModelError) -> T) throws(LocalModelError) -> T {
+        guard !servers.isEmpty else { return try body() }
+        if let loss = loss(of: servers) { throw loss }
         current.withLock { $0 = Watch(servers: servers, report: report) }
         defer { current.withLock { $0 = nil } }
         return try body()
@@ -47,10 +52,7 @@ enum RPCServerLoss {
     /// once one of them was lost (the commands would wait on the parked thread for good).
     static func release(on servers: [RPCServer], _ free: @escaping @Sendable () -> Void) {
         guard !servers.isEmpty else { return free() }
-        EngineThread.shared.post {
-            guard loss(of: servers) == nil else { return }
-            watching(servers: servers, report: { _ in }, free)
-        }
+        EngineThread.shared.post { try? watching(servers: servers, report: { _ in }, free) }
     }
 
     /// The error for work on `servers` once one of them was lost; nil while all are whole.
@@ -72,7 +74,7 @@ enum RPCServerLoss {
         let named = dead.isEmpty ? candidates : dead
         lost.withLock { $0.formUnion(named) }
         let error = LocalModelError.rpcServerDied(server: named.map(\.description).joined(separator: ", "))
-        EngineThread.replaceShared(abandoning: error)
+        if let stuck = EngineThread.replaceShared(abandoning: error) { LlamaRuntime.releaseCapture(heldBy: stuck) }
         watch?.report(error)
         while true { pause() }
     }
