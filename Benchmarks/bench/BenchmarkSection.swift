@@ -5,6 +5,7 @@ enum BenchmarkSection: String, CaseIterable, Sendable {
     case rpc
     case index
     case passages
+    case embedding
     case grammar
     case prefixCache = "prefix-cache"
     case searchtool
@@ -28,6 +29,8 @@ enum BenchmarkSection: String, CaseIterable, Sendable {
         case .passages:
             try await PassageBenchmark.run(documentCount: environment.quick ? 1_000 : 10_000,
                                            workDirectory: environment.workDirectory.appendingPathComponent("passages"))
+        case .embedding:
+            try await EmbeddingBenchmark.run(environment)
         case .grammar:
             try await GrammarBenchmark.grammarOverhead(environment, repetitions: environment.quick ? 3 : 7)
         case .prefixCache:

@@ -16,8 +16,10 @@ final class LlamaServer: @unchecked Sendable {
     let logURL: URL
     private let process: Process
 
-    /// Starts the server and waits until it answers /health.
-    init(model: URL, threads: Int, context: Int, chatTemplateFile: URL? = nil, logDirectory: URL) async throws {
+    /// Starts the server and waits until it answers /health. `parallel` is its slot count
+    /// (`-np`); `extraArguments` follow the others (`--embeddings` and batch sizes, for one).
+    init(model: URL, threads: Int, context: Int, parallel: Int = 1, chatTemplateFile: URL? = nil, extraArguments: [String] = [],
+         logDirectory: URL) async throws {
         port = Int.random(in: 20000..<40000)
         logURL = logDirectory.appendingPathComponent("llama-server-\(port).log")
         _ = FileManager.default.createFile(atPath: logURL.path, contents: nil)
@@ -26,8 +28,9 @@ final class LlamaServer: @unchecked Sendable {
         process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/llama-server")
         var arguments = ["-m", model.path, "--host", "127.0.0.1", "--port", String(port), "-t", String(threads),
-                         "-c", String(context), "-np", "1", "--jinja", "--no-webui"]
+                         "-c", String(context), "-np", String(parallel), "--jinja", "--no-webui"]
         if let chatTemplateFile { arguments += ["--chat-template-file", chatTemplateFile.path] }
+        arguments += extraArguments
         process.arguments = arguments
         process.standardInput = FileHandle.nullDevice
         process.standardOutput = log

@@ -11,18 +11,14 @@ usage: index_reference.py ROWS.tsv QUERIES.json DB-PATH [--build-only]  -> print
 (with --build-only, of the build alone).
 """
 import json, os, sqlite3, sys, time
+from reference_database import checkpointed_size, fresh_database
 from datetime import datetime, timezone
 
 rows_path, queries_path, db_path = sys.argv[1:4]
 build_only = "--build-only" in sys.argv[4:]
-for suffix in ("", "-wal", "-shm"):
-    if os.path.exists(db_path + suffix):
-        os.remove(db_path + suffix)
 queries = json.load(open(queries_path))
 
-db = sqlite3.connect(db_path, isolation_level=None)
-db.executescript("""
-PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL; PRAGMA cache_size=-131072; PRAGMA temp_store=MEMORY;
+db = fresh_database(db_path, """
 CREATE TABLE notes(id INTEGER PRIMARY KEY, uid TEXT UNIQUE, title TEXT, keywords TEXT, created REAL,
                    created_month INTEGER, modified REAL, due REAL, rating REAL, size REAL, effort REAL);
 CREATE INDEX notes_rating ON notes(rating);
@@ -50,8 +46,7 @@ for uid, title, body, keywords, created, modified, due, rating, size, effort in 
 db.execute("COMMIT")
 elapsed = time.perf_counter() - start
 cpu_elapsed = time.process_time() - cpu_start
-db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
-size = sum(os.path.getsize(db_path + s) for s in ("", "-wal") if os.path.exists(db_path + s))
+size = checkpointed_size(db, db_path)
 if build_only:
     print(json.dumps({"itemsPerSecond": count / elapsed, "itemsPerCPUSecond": count / cpu_elapsed}))
     sys.exit(0)

@@ -9,16 +9,12 @@ usage: passage_reference.py PASSAGES.tsv QUERIES.json DB-PATH  -> prints a JSON 
 PASSAGES.tsv: document id, title, first line, last line, passage text (tabs and newlines escaped as \\t, \\n).
 """
 import json, os, sqlite3, sys, time
+from reference_database import checkpointed_size, fresh_database
 
 passages_path, queries_path, db_path = sys.argv[1:4]
-for suffix in ("", "-wal", "-shm"):
-    if os.path.exists(db_path + suffix):
-        os.remove(db_path + suffix)
 queries = json.load(open(queries_path))
 
-db = sqlite3.connect(db_path, isolation_level=None)
-db.executescript("""
-PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL; PRAGMA cache_size=-131072; PRAGMA temp_store=MEMORY;
+db = fresh_database(db_path, """
 CREATE TABLE documents(id INTEGER PRIMARY KEY, uid TEXT UNIQUE, title TEXT);
 CREATE TABLE passages(id INTEGER PRIMARY KEY, document INTEGER NOT NULL, first_line INTEGER, last_line INTEGER);
 CREATE VIRTUAL TABLE passages_fts USING fts5(body, tokenize='porter unicode61 remove_diacritics 2');
@@ -47,8 +43,7 @@ with open(passages_path, encoding="utf-8") as handle:
 db.execute("COMMIT")
 elapsed = time.perf_counter() - start
 cpu_elapsed = time.process_time() - cpu_start
-db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
-size = sum(os.path.getsize(db_path + s) for s in ("", "-wal") if os.path.exists(db_path + s))
+size = checkpointed_size(db, db_path)
 
 def timed(sql, params_list):
     samples = []

@@ -7,9 +7,17 @@ public struct AggregateMetrics: Sendable, Hashable, Codable {
     public var failedRuns: Int
     /// Mean result coverage over runs that expect items; nil when none do.
     public var resultCoverage: Double?
+    /// Mean passage coverage over runs that expect passages; nil when none do.
+    public var passageCoverage: Double?
     public var answerCoverage: Double?
     /// Share of runs with facts whose answer stated all of them.
     public var groundedRate: Double?
+    /// Valid citation markers over all markers, pooled over runs; nil when no answer cites.
+    public var citationPrecision: Double?
+    /// Mean share of expected items cited with a marker, over runs that expect items.
+    public var citedExpectedCoverage: Double?
+    /// Verbatim quotes over all quotes, pooled over runs; nil when no answer quotes.
+    public var quoteFidelity: Double?
     /// Share of runs with a trajectory whose calls met it.
     public var trajectoryPassRate: Double?
     /// Valid calls over attempted calls; nil when no call was attempted.
@@ -27,9 +35,13 @@ public struct AggregateMetrics: Sendable, Hashable, Codable {
         runs = results.count
         failedRuns = results.filter { $0.error != nil }.count
         resultCoverage = Self.mean(metrics.compactMap(\.resultCoverage))
+        passageCoverage = Self.mean(metrics.compactMap(\.passageCoverage))
         answerCoverage = Self.mean(metrics.compactMap(\.answerCoverage))
         groundedRate = Self.mean(metrics.compactMap(\.grounded).map { $0 ? 1 : 0 })
         trajectoryPassRate = Self.mean(metrics.compactMap(\.trajectoryPass).map { $0 ? 1 : 0 })
+        citationPrecision = Self.pooled(metrics.map(\.validCitationMarkers), of: metrics.map(\.citationMarkers))
+        citedExpectedCoverage = Self.mean(metrics.compactMap(\.citedExpectedCoverage))
+        quoteFidelity = Self.pooled(metrics.map(\.verbatimQuotes), of: metrics.map(\.quotes))
         toolCalls = metrics.map(\.toolCalls).reduce(0, +)
         let valid = metrics.map(\.validToolCalls).reduce(0, +)
         validToolCalls = toolCalls == 0 ? nil : Double(valid) / Double(toolCalls)
@@ -37,6 +49,11 @@ public struct AggregateMetrics: Sendable, Hashable, Codable {
         totalTokens = metrics.map(\.tokens).reduce(TokenCounts(), +)
         let n = max(runs, 1)
         tokens = TokenCounts(prompt: totalTokens.prompt / n, cached: totalTokens.cached / n, generated: totalTokens.generated / n)
+    }
+
+    private static func pooled(_ parts: [Int], of wholes: [Int]) -> Double? {
+        let whole = wholes.reduce(0, +)
+        return whole == 0 ? nil : Double(parts.reduce(0, +)) / Double(whole)
     }
 
     private static func mean(_ values: [Double]) -> Double? {

@@ -1,4 +1,5 @@
 import Foundation
+import SearchIndex
 
 /// An evaluation's outcome: the settings it ran with, every run, and the aggregate. Encodes to
 /// the JSON report `eval --report` writes, and renders as the table it prints.
@@ -15,9 +16,16 @@ public struct EvaluationReport: Sendable, Hashable, Codable {
         public var seed: UInt32?
         /// The reference date relative dates resolved against, YYYY-MM-DD; nil is the real today.
         public var today: String?
+        /// How answers were written: "quote" or "prose" (`--answer auto` resolved for the model).
+        public var answerStyle: String
+        /// How searches' words found items: "hybrid", "full-text" or "meaning" (`WordsSearch`).
+        public var wordsSearch: String
+        /// The embedding model the index's vectors were made with; nil for full text only.
+        public var embeddingModel: String?
 
         public init(model: String, corpus: String, samples: String, guide: String, format: String, contextWindow: Int,
-                    repetitions: Int, seed: UInt32?, today: String?) {
+                    repetitions: Int, seed: UInt32?, today: String?, answerStyle: String,
+                    wordsSearch: String = WordsSearch.hybrid.rawValue, embeddingModel: String? = nil) {
             self.model = model
             self.corpus = corpus
             self.samples = samples
@@ -27,6 +35,9 @@ public struct EvaluationReport: Sendable, Hashable, Codable {
             self.repetitions = repetitions
             self.seed = seed
             self.today = today
+            self.answerStyle = answerStyle
+            self.wordsSearch = wordsSearch
+            self.embeddingModel = embeddingModel
         }
     }
 
@@ -47,16 +58,21 @@ public struct EvaluationReport: Sendable, Hashable, Codable {
         return try encoder.encode(self)
     }
 
-    /// The per-sample table followed by the aggregate, for a terminal.
+    /// The per-sample table followed by the aggregate, for a terminal; a passage coverage
+    /// column when the samples expect passages.
     public func table() -> String {
-        let header = ["sample", "result cov", "answer cov", "grounded", "trajectory", "valid calls", "tools", "time s", "tokens"]
+        let passages = aggregate.passageCoverage != nil
+        let header = ["sample", "result cov"] + (passages ? ["passage cov"] : [])
+            + ["answer cov", "grounded", "cite prec", "cited cov", "fidelity", "trajectory", "valid calls", "tools", "time s", "tokens"]
         var rows: [[String]] = results.map { result in
             let m = result.metrics
             let id = settings.repetitions > 1 ? "\(result.sampleID)#\(result.repetition + 1)" : result.sampleID
             return [
                 id + (result.error == nil ? "" : " (failed)"),
-                Percent(m.resultCoverage).description, Percent(m.answerCoverage).description,
+                Percent(m.resultCoverage).description] + (passages ? [Percent(m.passageCoverage).description] : []) + [
+                Percent(m.answerCoverage).description,
                 m.grounded.map { $0 ? "yes" : "no" } ?? "–",
+                Percent(m.citationPrecision).description, Percent(m.citedExpectedCoverage).description, Percent(m.quoteFidelity).description,
                 m.trajectoryPass.map { $0 ? "pass" : "fail" } ?? "–",
                 m.toolCalls == 0 ? "–" : "\(m.validToolCalls)/\(m.toolCalls)",
                 Self.toolSummary(m.calledTools),
@@ -65,8 +81,10 @@ public struct EvaluationReport: Sendable, Hashable, Codable {
             ]
         }
         let a = aggregate
-        rows.append(["ALL (\(a.runs) runs)", Percent(a.resultCoverage).description, Percent(a.answerCoverage).description,
-                     Percent(a.groundedRate).description, Percent(a.trajectoryPassRate).description,
+        rows.append(["ALL (\(a.runs) runs)", Percent(a.resultCoverage).description] + (passages ? [Percent(a.passageCoverage).description] : []) + [
+                     Percent(a.answerCoverage).description,
+                     Percent(a.groundedRate).description, Percent(a.citationPrecision).description,
+                     Percent(a.citedExpectedCoverage).description, Percent(a.quoteFidelity).description, Percent(a.trajectoryPassRate).description,
                      Percent(a.validToolCalls).description, "\(a.toolCalls) calls", String(format: "%.1f", a.latency.total),
                      "\(a.tokens.prompt)/\(a.tokens.generated)"])
         let widths = header.indices.map { column in ([header] + rows).map { $0[column].count }.max() ?? 0 }
@@ -80,6 +98,7 @@ public struct EvaluationReport: Sendable, Hashable, Codable {
         lines.append(line(rows[rows.count - 1]))
         lines.append(String(format: "mean latency: total %.2f s, retrieval %.2f s, prefill %.2f s, decode %.2f s",
                             a.latency.total, a.latency.retrieval, a.latency.prefill, a.latency.decode))
+        lines.append("answers: \(settings.answerStyle); citation precision and quote fidelity are pooled over all markers and quotes")
         lines.append("mean tokens: prompt \(a.tokens.prompt), cached \(a.tokens.cached), generated \(a.tokens.generated)"
                      + (a.failedRuns > 0 ? "; \(a.failedRuns) runs failed" : ""))
         return lines.joined(separator: "\n")

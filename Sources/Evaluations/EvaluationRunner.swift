@@ -31,15 +31,23 @@ public struct EvaluationRunner: Sendable {
         public var toolCallingMode: GenerationOptions.ToolCallingMode
         /// The cap on each generation round; nil is the session's default (a quarter of the window, at most 512).
         public var maximumResponseTokens: Int?
+        /// How answers are written (`eval --answer`); `.automatic` by default, as `ask` answers.
+        public var answerStyle: GenerationOptions.AnswerStyle
         /// The moment relative dates in questions ("this month") resolve against. The clock by
         /// default; a dataset written on a given day pins it to that day (`eval --today`), or
         /// its date questions change answers as time passes.
         public var now: @Sendable () -> Date
+        /// What gives the index vectors for search by meaning (nil: full text only), as `ask`
+        /// indexes with the installed embedding model.
+        public var embedder: (any TextEmbedder)?
+        /// How searches' words find items (`eval --words-search`), to compare words, meaning and both.
+        public var wordsSearch: WordsSearch
 
         public init(guide: SearchSetup.GuideLevel = .focused, format: FormatLevel = .structured, contextWindow: ContextWindow? = nil,
                     repetitions: Int = 1, seed: UInt32? = nil, timeZone: TimeZone = .current,
                     toolCallingMode: GenerationOptions.ToolCallingMode = .required, maximumResponseTokens: Int? = nil,
-                    now: @escaping @Sendable () -> Date = { Date() }) {
+                    answerStyle: GenerationOptions.AnswerStyle = .automatic, embedder: (any TextEmbedder)? = nil,
+                    wordsSearch: WordsSearch = .hybrid, now: @escaping @Sendable () -> Date = { Date() }) {
             self.guide = guide
             self.format = format
             self.contextWindow = contextWindow
@@ -48,6 +56,9 @@ public struct EvaluationRunner: Sendable {
             self.timeZone = timeZone
             self.toolCallingMode = toolCallingMode
             self.maximumResponseTokens = maximumResponseTokens
+            self.answerStyle = answerStyle
+            self.embedder = embedder
+            self.wordsSearch = wordsSearch
             self.now = now
         }
     }
@@ -61,18 +72,18 @@ public struct EvaluationRunner: Sendable {
     }
 
     /// Runs every sample `repetitions` times over `corpus`, calling `progress` after each run
-    /// with the result, how many runs are done and how many there are.
-    public func run(corpus: [SearchableItem], samples: [EvaluationSample],
+    /// with the result, how many runs are done and how many there are. Over a folder, samples
+    /// name files relative to it (`EvaluationCorpus.resolving(_:)`).
+    public func run(corpus: EvaluationCorpus, samples: [EvaluationSample],
                     progress: @Sendable (SampleResult, _ done: Int, _ total: Int) -> Void = { _, _, _ in }) async throws(EvaluationError) -> [SampleResult] {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("lantern-eval-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: folder) }
         let world = try await World(corpus: corpus, folder: folder, configuration: configuration)
-        let titles = Dictionary(corpus.map { ($0.uniqueIdentifier, $0.attributeSet.title ?? "") }) { first, _ in first }
         var results: [SampleResult] = []
         let total = samples.count * configuration.repetitions
         for repetition in 0..<configuration.repetitions {
-            for sample in samples {
-                let result = await run(sample, repetition: repetition, in: world, titles: titles)
+            for sample in samples.map(corpus.resolving) {
+                let result = await run(sample, repetition: repetition, in: world, titles: world.titles)
                 results.append(result)
                 progress(result, results.count, total)
             }
@@ -84,15 +95,21 @@ public struct EvaluationRunner: Sendable {
     struct World: Sendable {
         let index: SearchableIndex
         let setup: SearchSetup
+        /// Every item's title by identifier, so an answer may cite an item by name.
+        let titles: [String: String]
 
-        init(corpus: [SearchableItem], folder: URL, configuration: Configuration) async throws(EvaluationError) {
-            guard !corpus.isEmpty else { throw .emptyCorpus }
+        init(corpus: EvaluationCorpus, folder: URL, configuration: Configuration) async throws(EvaluationError) {
             do {
                 try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-                index = try SearchableIndex(url: folder.appendingPathComponent("corpus.sqlite"), timeZone: configuration.timeZone)
-                try await index.indexSearchableItems(corpus)
+                index = try SearchableIndex(url: folder.appendingPathComponent("corpus.sqlite"), timeZone: configuration.timeZone,
+                                            embedder: configuration.embedder)
+                try await corpus.index(into: index)
+                let items = try await index.search(SearchQuery(.all, sort: [], limit: nil, fetchAttributes: [.title]))
+                titles = Dictionary(items.map { ($0.item.uniqueIdentifier, $0.item.attributeSet.title ?? "") }) { first, _ in first }
                 setup = try await SearchSetup(index: index, guide: configuration.guide, format: configuration.format,
-                                              now: configuration.now)
+                                              wordsSearch: configuration.wordsSearch, now: configuration.now)
+            } catch EvaluationError.emptyCorpus {
+                throw .emptyCorpus
             } catch {
                 throw .indexing(String(describing: error))
             }
@@ -105,13 +122,13 @@ public struct EvaluationRunner: Sendable {
         let schemas = [tool.name: tool.parameters, fetch.name: fetch.parameters]
         let options = GenerationOptions(sampling: configuration.seed.map { .random(top: 40, seed: $0 &+ UInt32(repetition)) },
                                         maximumResponseTokens: configuration.maximumResponseTokens,
-                                        toolCallingMode: configuration.toolCallingMode)
+                                        toolCallingMode: configuration.toolCallingMode, answerStyle: configuration.answerStyle)
         let start = ContinuousClock.now
         let observation: SampleObservation
         do {
             let response = try await session.respond(to: sample.prompt, options: options)
             let elapsed = ContinuousClock.now - start
-            observation = SampleObservation(answer: response.content, entries: Array(response.transcriptEntries),
+            observation = SampleObservation(answer: response.content, entries: Array(response.transcriptEntries), sources: response.sources,
                                             latency: Latency(total: elapsed, usage: response.usage), tokens: TokenCounts(response.usage))
         } catch {
             let elapsed = ContinuousClock.now - start

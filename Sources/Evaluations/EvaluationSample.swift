@@ -3,7 +3,8 @@
 /// answer must state, and the tool calls it should make.
 ///
 /// One JSON line: `{"id", "prompt", "expectedIdentifiers": [str], "expectedFacts": [str]?,
-/// "trajectory": {...}?}`; unknown keys are ignored so datasets with extra fields drop in.
+/// "expectedPassages": [{...}]?, "trajectory": {...}?}`; unknown keys are ignored so datasets
+/// with extra fields drop in.
 public struct EvaluationSample: Sendable, Hashable, Codable, Identifiable {
     public var id: String
     public var prompt: String
@@ -11,18 +12,22 @@ public struct EvaluationSample: Sendable, Hashable, Codable, Identifiable {
     public var expectedIdentifiers: [String]
     /// Substrings the answer must contain (case-insensitive); empty means grounding is not measured.
     public var expectedFacts: [String]
+    /// Where in long documents the facts are (`ExpectedPassage`); empty means passage coverage
+    /// is not measured.
+    public var expectedPassages: [ExpectedPassage]
     public var trajectory: TrajectoryExpectation?
 
     public init(id: String, prompt: String, expectedIdentifiers: [String], expectedFacts: [String] = [],
-                trajectory: TrajectoryExpectation? = nil) {
+                expectedPassages: [ExpectedPassage] = [], trajectory: TrajectoryExpectation? = nil) {
         self.id = id
         self.prompt = prompt
         self.expectedIdentifiers = expectedIdentifiers
         self.expectedFacts = expectedFacts
+        self.expectedPassages = expectedPassages
         self.trajectory = trajectory
     }
 
-    private enum CodingKeys: String, CodingKey { case id, prompt, expectedIdentifiers, expectedFacts, trajectory }
+    private enum CodingKeys: String, CodingKey { case id, prompt, expectedIdentifiers, expectedFacts, expectedPassages, trajectory }
 
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
@@ -30,6 +35,7 @@ public struct EvaluationSample: Sendable, Hashable, Codable, Identifiable {
         prompt = try container.decode(String.self, forKey: .prompt)
         expectedIdentifiers = try container.decode([String].self, forKey: .expectedIdentifiers)
         expectedFacts = try container.decodeIfPresent([String].self, forKey: .expectedFacts) ?? []
+        expectedPassages = try container.decodeIfPresent([ExpectedPassage].self, forKey: .expectedPassages) ?? []
         trajectory = try container.decodeIfPresent(TrajectoryExpectation.self, forKey: .trajectory)
     }
 }

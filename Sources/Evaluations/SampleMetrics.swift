@@ -12,12 +12,32 @@ public struct SampleMetrics: Sendable, Hashable, Codable {
     public var resultCoverage: Double?
     /// The expected identifiers that reached the model.
     public var identifiersFound: [String]
+    /// Share of the expected passages (`EvaluationSample.expectedPassages`) whose place reached
+    /// the model: a final search reply's snippet from it, a fetch of it, or its whole item
+    /// fetched uncut (`PassageReach`). nil when the sample expects none.
+    public var passageCoverage: Double?
     /// Share of the expected items the answer cites by identifier or title (case-insensitive).
     public var answerCoverage: Double?
-    /// Whether every expected fact appears in the answer (case-insensitive); nil when the
-    /// sample lists none.
+    /// Whether every expected fact appears in the answer (case-insensitive), citation markers
+    /// left out (`[trail-004]` does not state "4"); nil when the sample lists none.
     public var grounded: Bool?
     public var missingFacts: [String]
+    /// Citation markers (`[id]`) in the answer, and those that name a source the response
+    /// showed (`CitationCheck`).
+    public var citationMarkers: Int
+    public var validCitationMarkers: Int
+    /// Valid markers over all markers; nil when the answer has none.
+    public var citationPrecision: Double?
+    /// The shown sources the answer cites, in order.
+    public var citedIdentifiers: [String]
+    /// Share of the expected identifiers the answer cites with a marker; nil when the sample
+    /// expects no items.
+    public var citedExpectedCoverage: Double?
+    /// Quotes in front of markers, and those found verbatim in the retrieved text.
+    public var quotes: Int
+    public var verbatimQuotes: Int
+    /// Verbatim quotes over all quotes; nil when the answer has no marker with text before it.
+    public var quoteFidelity: Double?
     /// Whether the calls met the sample's trajectory; nil when it has none.
     public var trajectoryPass: Bool?
     public var trajectoryFailure: String?
@@ -46,14 +66,26 @@ public struct SampleMetrics: Sendable, Hashable, Codable {
         let received = Self.receivedIdentifiers(observation.replies)
         identifiersFound = expected.filter(received.contains)
         resultCoverage = Self.share(identifiersFound.count, of: expected.count)
+        let reach = PassageReach(entries: observation.entries)
+        passageCoverage = Self.share(sample.expectedPassages.filter(reach.reached).count, of: sample.expectedPassages.count)
 
         let answer = observation.answer
         let cited = expected.filter { id in
             answer.localizedCaseInsensitiveContains(id) || (titles[id].map { !$0.isEmpty && answer.localizedCaseInsensitiveContains($0) } ?? false)
         }
         answerCoverage = Self.share(cited.count, of: expected.count)
-        missingFacts = sample.expectedFacts.filter { !answer.localizedCaseInsensitiveContains($0) }
+        let check = CitationCheck(answer: answer, sources: observation.sources, toolOutputs: observation.toolOutputTexts)
+        missingFacts = sample.expectedFacts.filter { !check.statement.localizedCaseInsensitiveContains($0) }
         grounded = sample.expectedFacts.isEmpty ? nil : missingFacts.isEmpty
+
+        citationMarkers = check.markers.count
+        validCitationMarkers = check.validMarkers
+        citationPrecision = check.precision
+        citedIdentifiers = check.citedIdentifiers
+        citedExpectedCoverage = Self.share(expected.filter(check.citedIdentifiers.contains).count, of: expected.count)
+        quotes = check.quotes
+        verbatimQuotes = check.verbatimQuotes
+        quoteFidelity = check.fidelity
 
         let log = ToolCallLog(entries: observation.entries, schemas: schemas)
         calledTools = log.calls.map(\.toolName)

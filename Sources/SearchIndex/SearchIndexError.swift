@@ -38,6 +38,19 @@ public enum SearchIndexError: Error, Sendable, Equatable, CustomStringConvertibl
     /// A place was asked of an item that does not have it (passage 50 of an item with 12, page
     /// 9 of a 5-page PDF, a page of a text without pages).
     case passageNotFound(identifier: String, place: String, passageCount: Int, pageCount: Int?)
+    /// The index holds vectors of another embedding model than the one it was opened with;
+    /// vectors of two models cannot be compared, so nothing was changed.
+    case embedderMismatch(path: String, stored: String, given: String)
+    /// Items were written to an index that holds vectors, opened without an embedder: they would
+    /// have no vectors and searches by meaning would never find them.
+    case embedderRequired(path: String, stored: String)
+    /// Something that needs vectors (a search by meaning, embedding the items that have none)
+    /// ran on an index opened without an embedder; `doing` names it.
+    case noEmbedder(doing: String)
+    /// The embedder failed, or returned the wrong number or length of vectors; nothing was written.
+    case embeddingFailed(reason: String)
+    /// A stored vector has the wrong length for the index's embedder (a damaged file).
+    case corruptVectors(rowid: Int64, expectedBytes: Int, foundBytes: Int)
 
     public var description: String {
         switch self {
@@ -70,6 +83,16 @@ public enum SearchIndexError: Error, Sendable, Equatable, CustomStringConvertibl
         case let .passageNotFound(identifier, place, passageCount, pageCount):
             let pages = pageCount.map { "pages 1-\($0)" } ?? "no pages (it is not a paged document)"
             return "\(identifier) has no \(place): it has passages 0-\(max(0, passageCount - 1)) and \(pages). Ask for one of those, or for the words you are looking for."
+        case let .embedderMismatch(path, stored, given):
+            return "The index \(path) holds vectors made by \(stored), and it was opened with \(given); vectors of two models cannot be compared, so nothing was changed. Open it with the embedder that made it, or re-embed: open it without an embedder, call removeVectors(), then open it with the new embedder and index the items again (rebuild())."
+        case let .embedderRequired(path, stored):
+            return "The index \(path) holds vectors made by \(stored), and it was opened without an embedder, so new items would have no vectors; nothing was written. Open it with that embedder, or call removeVectors() to make it a full-text-only index."
+        case .noEmbedder(let doing):
+            return "\(doing) needs the index to be opened with an embedder (the model that makes the vectors); open it with one, or search for words instead."
+        case .embeddingFailed(let reason):
+            return "Embedding failed: \(reason). Nothing was written; check the embedding model and try again."
+        case let .corruptVectors(rowid, expected, found):
+            return "The stored vector of passage \(rowid) is \(found) bytes, not \(expected): the file is damaged or was written by another embedder. Call removeVectors() and index the items again."
         case let .newerIndexFormat(path, found, supported):
             return "The index \(path) was built by a newer Lantern (index format \(found); this one reads format \(supported)) and was left untouched. Use that newer Lantern, or build the index again into another name."
         }

@@ -37,11 +37,17 @@ public actor SearchableIndex {
     /// The index format of an older Lantern that this file held when it was opened, and which
     /// opening it replaced (emptying it); nil when the file was new or in the current format.
     public nonisolated let replacedFormatVersion: Int?
+    /// What embeds passages and queries for search by meaning; nil for a full-text-only index.
+    public nonisolated let embedder: (any TextEmbedder)?
+    /// The identity of the embedder whose vectors the index holds (`meta.embedder`) or, opened
+    /// with one, will hold; nil for a full-text-only index. A caller opening an index it did not
+    /// build reads it to choose the embedder (or none).
+    public private(set) var vectorsIdentity: String?
 
     /// Opens (or creates) the index named `name` under `$XDG_DATA_HOME/lantern/indexes/`
     /// (`~/.local/share/lantern/indexes/` when unset), like `CSSearchableIndex(name:)`.
-    public init(name: String, timeZone: TimeZone = .current, readerCount: Int = 2) throws(SearchIndexError) {
-        try self.init(url: try Self.defaultURL(name: name), timeZone: timeZone, readerCount: readerCount)
+    public init(name: String, timeZone: TimeZone = .current, readerCount: Int = 2, embedder: (any TextEmbedder)? = nil) throws(SearchIndexError) {
+        try self.init(url: try Self.defaultURL(name: name), timeZone: timeZone, readerCount: readerCount, embedder: embedder)
     }
 
     /// Opens (or creates) the index at a file URL the caller chooses.
@@ -50,7 +56,13 @@ public actor SearchableIndex {
     /// (`replacedFormatVersion` says so; the delegate, if any, is asked to reindex). A file from a
     /// newer Lantern, or one whose latest changes are in a write-ahead log that is not beside it,
     /// is not opened (`newerIndexFormat`, `missingWriteAheadLog`) and stays as it is.
-    public init(url: URL, timeZone: TimeZone = .current, readerCount: Int = 2) throws(SearchIndexError) {
+    ///
+    /// With an `embedder`, every passage indexed from now on gets a vector, and words queries
+    /// become hybrid (see `search(_:)`); the file records the embedder's identity, and opening it
+    /// later with another embedder throws `embedderMismatch` (to re-embed: open it without one,
+    /// `removeVectors()`, open it with the new one and index the items again). Items indexed
+    /// before the index had an embedder have no vectors until they are indexed again.
+    public init(url: URL, timeZone: TimeZone = .current, readerCount: Int = 2, embedder: (any TextEmbedder)? = nil) throws(SearchIndexError) {
         let folder = url.deletingLastPathComponent()
         do {
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
@@ -100,6 +112,12 @@ public actor SearchableIndex {
         store = try ItemStore(database: writer, timeZone: timeZone)
         readers = try (0..<max(1, readerCount)).map { (_) throws(SearchIndexError) in try IndexReader(path: url.path) }
         earliestExpiration = try store.earliestExpiration()
+        self.embedder = embedder
+        let stored = try writer.query("SELECT value FROM meta WHERE key = 'embedder'") { $0.text(0) }.first ?? nil
+        if let embedder, let stored, stored != embedder.identity {
+            throw .embedderMismatch(path: url.path, stored: stored, given: embedder.identity)
+        }
+        vectorsIdentity = embedder?.identity ?? stored
     }
 
     private static func fileSize(_ path: String) -> Int {
@@ -142,8 +160,11 @@ public actor SearchableIndex {
     /// committed indexes meanwhile.
     static let bulkLoadThreshold = 5_000
 
-    /// Inserts or replaces items (by identifier), all or none.
-    public func indexSearchableItems(_ items: [SearchableItem]) throws(SearchIndexError) {
+    /// Inserts or replaces items (by identifier), all or none. With an embedder, each item's
+    /// sentence pieces are embedded first (`PassageEmbeddingText`), then text and vectors are written in
+    /// one transaction: a failing embedder, or a process killed meanwhile, leaves neither.
+    public func indexSearchableItems(_ items: [SearchableItem]) async throws(SearchIndexError) {
+        let vectors = try await embedPassages(of: items)
         if inBatch {
             batchItemCount += items.count
             if !bulkLoading, batchItemCount > max(Self.bulkLoadThreshold, batchStartSize / 4) {
@@ -157,11 +178,87 @@ public actor SearchableIndex {
             }
         }
         try write { (store) throws(SearchIndexError) in
-            for item in items { try store.upsert(item) }
+            // The first write with an embedder records it, in the transaction that writes its vectors.
+            if let embedder { try writer.run("INSERT OR IGNORE INTO meta(key, value) VALUES('embedder', \(embedder.identity))") }
+            for (position, item) in items.enumerated() { try store.upsert(item, vectors: vectors?[position]) }
             if let earliest = items.compactMap(\.expirationDate).min() {
                 earliestExpiration = min(earliestExpiration ?? earliest, earliest)
             }
         }
+    }
+
+    /// The vectors of each item's sentence pieces with their passages (`PassageEmbeddingText`),
+    /// or nil for an index without an embedder (which an index holding vectors refuses to be
+    /// written without: `embedderRequired`).
+    private func embedPassages(of items: [SearchableItem]) async throws(SearchIndexError) -> [[ItemStore.PieceVector]]? {
+        guard let embedder else {
+            if let vectorsIdentity { throw .embedderRequired(path: fileURL.path, stored: vectorsIdentity) }
+            return nil
+        }
+        let pieces = items.map(PassageEmbeddingText.pieces(of:))
+        let vectors = try await Self.embed(pieces.flatMap { $0.map(\.text) }, with: embedder)
+        var result: [[ItemStore.PieceVector]] = []
+        var next = 0
+        for itemPieces in pieces {
+            result.append(zip(itemPieces, vectors[next..<next + itemPieces.count]).map {
+                ItemStore.PieceVector(passage: $0.passage, sentence: $0.sentence, vector: $1)
+            })
+            next += itemPieces.count
+        }
+        return result
+    }
+
+    /// `embedder`'s vectors of `texts`, checked: one per text, each of its dimension.
+    private static func embed(_ texts: [String], with embedder: any TextEmbedder) async throws(SearchIndexError) -> [[Float]] {
+        let vectors: [[Float]]
+        do { vectors = try await embedder.embed(texts) } catch {
+            throw .embeddingFailed(reason: "\(embedder.identity) failed: \(error)")
+        }
+        guard vectors.count == texts.count else {
+            throw .embeddingFailed(reason: "\(embedder.identity) returned \(vectors.count) vectors for \(texts.count) texts")
+        }
+        if let wrong = vectors.first(where: { $0.count != embedder.dimension }) {
+            throw .embeddingFailed(reason: "\(embedder.identity) returned a vector of length \(wrong.count), not its dimension \(embedder.dimension)")
+        }
+        return vectors
+    }
+
+    /// Gives vectors to the items that have none — indexed before the index had an embedder, or
+    /// while it had none — by reading each back and indexing it again, `chunkSize` items per
+    /// transaction, so an interrupted run keeps the chunks it finished and the next run goes on
+    /// from there. `progress` gets the items done and the total after each chunk. Returns how many
+    /// items it embedded (0 when every item has its vectors, which costs one scan of the items).
+    @discardableResult
+    public func embedItemsWithoutVectors(chunkSize: Int = 32,
+                                         progress: @Sendable (_ done: Int, _ total: Int) -> Void = { _, _ in }) async throws -> Int {
+        guard embedder != nil else { throw SearchIndexError.noEmbedder(doing: "Embedding the items that have no vectors") }
+        let missing = try writer.query("""
+            SELECT identifier FROM items i \
+            WHERE NOT EXISTS (SELECT 1 FROM vectors v WHERE v.rowid BETWEEN i.rowid << 20 AND (i.rowid << 20) + 1048575)
+            """) { $0.text(0) ?? "" }
+        let size = max(1, chunkSize)
+        var embedded = 0
+        for start in stride(from: 0, to: missing.count, by: size) {
+            try Task.checkCancellation()
+            let chunk = Array(missing[start..<min(start + size, missing.count)])
+            // expired and corrupt items do not come back, and are not indexed again
+            let items = try await fetchItems(identifiers: chunk)
+            try await indexSearchableItems(items)
+            embedded += items.count
+            progress(start + chunk.count, missing.count)
+        }
+        return embedded
+    }
+
+    /// Removes every vector and the record of the embedder that made them, leaving a
+    /// full-text-only index (or, opened with an embedder, one whose items get vectors again as
+    /// they are indexed again): the first step of re-embedding with another model.
+    public func removeVectors() throws(SearchIndexError) {
+        try write { (store) throws(SearchIndexError) in
+            try writer.execute("DELETE FROM vectors; DELETE FROM meta WHERE key = 'embedder';")
+            store.vectorsChanged = true
+        }
+        vectorsIdentity = embedder?.identity
     }
 
     public func deleteSearchableItems(withIdentifiers identifiers: [String]) throws(SearchIndexError) {
@@ -191,6 +288,10 @@ public actor SearchableIndex {
         try writer.execute("SAVEPOINT lantern_write")
         do {
             try body(store)
+            if store.vectorsChanged {
+                try writer.execute("INSERT INTO meta(key, value) VALUES('vectorGeneration', 1) ON CONFLICT(key) DO UPDATE SET value = value + 1")
+                store.vectorsChanged = false
+            }
             try store.flushListCounts()
             if !inBatch {
                 try store.flushWords()
@@ -200,6 +301,7 @@ public actor SearchableIndex {
             if !inBatch { try writer.execute("COMMIT") }
         } catch {
             store.state = before
+            store.vectorsChanged = false
             try? writer.execute(inBatch ? "ROLLBACK TO lantern_write; RELEASE lantern_write" : "ROLLBACK")
             throw error
         }
@@ -334,16 +436,54 @@ public actor SearchableIndex {
     // MARK: Reads
 
     /// Runs a query; only `fetchAttributes` come back (never `textContent`).
+    ///
+    /// A query with a `.meaning` part ranks by meaning. On an index with an embedder, a words
+    /// query ordered by relevance is hybrid: its BM25 ranking and the ranking of its words by
+    /// meaning, both filtered by the rest of the predicate, are fused by reciprocal rank
+    /// (`RankFusion`), so an item that shares no word with the query can still be found.
     public func search(_ query: SearchQuery) async throws(SearchIndexError) -> [SearchHit] {
         let executor = try await prepareRead()
-        return try await read { (database) throws(SearchIndexError) in try executor(database).search(query) }
+        let query = Self.resolvingWordsSearch(query)
+        let vector = try await queryVector(for: query)
+        return try await readWithVectors { (database, matrix) throws(SearchIndexError) in
+            try executor(database).search(query, vector: vector.map { VectorQuery(vector: $0, matrix: matrix) })
+        }
     }
 
     /// Runs a query and counts every item it found, in one read: the page a search tool shows
     /// and the total it states ("10 of 340 shown"). A words-only query counts while it ranks.
+    /// Hybrid hits are ranked as `search(_:)` ranks them; the count stays the full-text match's.
     public func searchCountingFoundItems(_ query: SearchQuery) async throws(SearchIndexError) -> SearchResultPage {
         let executor = try await prepareRead()
-        return try await read { (database) throws(SearchIndexError) in try executor(database).searchCountingFoundItems(query) }
+        let query = Self.resolvingWordsSearch(query)
+        let vector = try await queryVector(for: query)
+        return try await readWithVectors { (database, matrix) throws(SearchIndexError) in
+            try executor(database).searchCountingFoundItems(query, vector: vector.map { VectorQuery(vector: $0, matrix: matrix) })
+        }
+    }
+
+    /// The query as it runs: with `WordsSearch.meaning`, its top-level words become a search by meaning.
+    private static func resolvingWordsSearch(_ query: SearchQuery) -> SearchQuery {
+        guard query.wordsSearch == .meaning else { return query }
+        var resolved = query
+        resolved.predicate = query.predicate.searchingTopLevelWordsByMeaning
+        return resolved
+    }
+
+    /// The query's text embedded, when it searches by meaning or is hybrid (see `search(_:)`).
+    private func queryVector(for query: SearchQuery) async throws(SearchIndexError) -> [Float]? {
+        let text: String
+        if let meaning = query.predicate.meaningText {
+            guard embedder != nil else { throw .noEmbedder(doing: "A search by meaning") }
+            text = meaning
+        } else if embedder != nil, query.wordsSearch == .hybrid, let words = query.predicate.topLevelWords,
+                  query.sort.first == .relevance || query.sort.isEmpty {
+            text = words
+        } else {
+            return nil
+        }
+        guard let embedder else { return nil }
+        return try await Self.embed([text], with: embedder).first
     }
 
     /// Runs an aggregation over the items matching `predicate`, inside SQLite.
@@ -451,6 +591,10 @@ public actor SearchableIndex {
     }
 
     private func read<T: Sendable>(_ body: @Sendable (SQLiteDatabase) throws(SearchIndexError) -> T) async throws(SearchIndexError) -> T {
+        try await readWithVectors { (database, _) throws(SearchIndexError) in try body(database) }
+    }
+
+    private func readWithVectors<T: Sendable>(_ body: @Sendable (SQLiteDatabase, VectorMatrixCache) throws(SearchIndexError) -> T) async throws(SearchIndexError) -> T {
         let index = nextReader.wrappingAdd(1, ordering: .relaxed).oldValue
         return try await readers[index % readers.count].read(body)
     }

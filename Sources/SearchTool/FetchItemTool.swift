@@ -120,9 +120,10 @@ public struct FetchItemTool: Tool {
                 if let body = item.attributeSet.textContent, let maximumResponseSize, body.utf8.count > maximumResponseSize,
                    let shown = shownIdentifiers.passage(of: arguments.id),
                    let passage = try? await source.index.passage(of: arguments.id, at: .passage(shown)) {
-                    return ToolResult(text: render(item, passage: passage, notes: notes, timeZone: source.index.timeZone), structuredContent: [item, passage])
+                    return result(item, passage: passage, notes: notes, timeZone: source.index.timeZone)
                 }
-                return ToolResult(text: render(item, notes: notes, timeZone: source.index.timeZone), structuredContent: [item])
+                let text = render(item, notes: notes, timeZone: source.index.timeZone)
+                return ToolResult(text: text, structuredContent: [item], sources: ShownSources.fetched(item, text: text))
             }
         }
         return ToolResult(text: unknownIdentifier(arguments.id))
@@ -139,13 +140,21 @@ public struct FetchItemTool: Tool {
             do {
                 guard let passage = try await source.index.passage(of: identifier, at: place),
                       let item = try await source.index.fetchItems(identifiers: [identifier]).first else { continue }
-                return ToolResult(text: render(item, passage: passage, notes: [], timeZone: source.index.timeZone), structuredContent: [item, passage])
+                return result(item, passage: passage, notes: [], timeZone: source.index.timeZone)
             } catch let error as SearchIndexError {
                 guard case .passageNotFound = error else { throw error }
                 return ToolResult(text: TextFraming.neutralized(error.description))
             }
         }
         return ToolResult(text: unknownIdentifier(identifier))
+    }
+
+    /// One passage of an item for the model, the passage beside it for the app, and what the
+    /// model read as the source an answer may cite, with where it is.
+    private func result(_ item: SearchableItem, passage: Passage, notes: [String], timeZone: TimeZone) -> ToolResult {
+        let text = render(item, passage: passage, notes: notes, timeZone: timeZone)
+        return ToolResult(text: text, structuredContent: [item, passage],
+                          sources: ShownSources.fetched(item, text: text, location: passage.location.description))
     }
 
     /// Every attribute, then one passage of the text with where it is and how to read the rest,

@@ -70,6 +70,7 @@ public struct SearchTool: Tool {
     /// was asked. The session asks before every round; the instructions keep the open schema.
     public func parameters(for prompt: Prompt) async -> GenerationSchema {
         guard configuration.restrictsTermsToQuestion else { return parameters }
+        engine.question.withLock { $0 = prompt.text }
         return engine.language.arguments(vocabulary: await engine.vocabulary(for: prompt.text))
     }
 
@@ -96,6 +97,9 @@ final class SearchEngine: Sendable {
     let channel = ReplyChannel()
     /// Identifiers of the items shown to the model so far, newest last.
     let shownIdentifiers = ShownIdentifiers()
+    /// The question the terms are limited to (see `parameters(for:)`), which hybrid searches
+    /// rank by the meaning of (`SearchPipeline.question`).
+    let question = Mutex<String?>(nil)
     private let fewValues = Mutex<[SearchableItemAttribute: [String]]?>(nil)
     static let fewValuesLimit = 30
     static let maximumVocabulary = 80
@@ -156,7 +160,8 @@ final class SearchEngine: Sendable {
                                         timeZone: sources.first?.index.timeZone ?? .current)
         let pipeline = SearchPipeline(request: request, sources: sources, capabilities: capabilities,
                                       contactResolver: configuration.contactResolver, hydrator: hydrator, formatter: formatter, now: configuration.now(),
-                                      snippetLength: configuration.snippetLength)
+                                      snippetLength: configuration.snippetLength, wordsSearch: configuration.wordsSearch,
+                                      question: question.withLock { $0 })
         let token = channel.makeQueryToken()
         var replies: [SearchReply] = []
         let outcome = try await pipeline.run { data, stage, isLast, found in
@@ -171,15 +176,29 @@ final class SearchEngine: Sendable {
         shownIdentifiers.record(outcome.items.map(\.uniqueIdentifier).filter { $0.count <= FetchItemTool.maximumIdentifierLength },
                                 passages: outcome.passages)
         guard let final = outcome.final else {
-            let header = outcome.matched == 0
-                ? "No items matched. Try other words or fewer conditions."
-                : "\(outcome.matched) items matched; \(shown) shown." + (shown < outcome.matched ? " Raise limit or add a stage to see more." : "")
-            return ToolResult(text: formatter.items(outcome.items, header: header, notes: outcome.notes, passages: outcome.passages),
-                              structuredContent: replies)
+            let header = Self.header(matched: outcome.matched, shown: shown,
+                                     nearInMeaningOnly: outcome.items.filter { outcome.nearInMeaningOnly.contains($0.uniqueIdentifier) }.count)
+            let text = formatter.items(outcome.items, header: header, notes: outcome.notes, passages: outcome.passages)
+            return ToolResult(text: text, structuredContent: replies,
+                              sources: ShownSources.results(outcome.items, in: text, attributes: capabilities.fetchAttributes,
+                                                            passages: outcome.passages))
         }
-        return ToolResult(text: formatter.data(final, header: "\(outcome.matched) items matched. \(request.stages.last?.name ?? "") result:",
-                                               notes: outcome.notes, passages: outcome.passages),
-                          structuredContent: replies)
+        let text = formatter.data(final, header: "\(outcome.matched) items matched. \(request.stages.last?.name ?? "") result:",
+                                  notes: outcome.notes, passages: outcome.passages)
+        return ToolResult(text: text, structuredContent: replies,
+                          sources: ShownSources.results(of: final, in: text, attributes: capabilities.fetchAttributes, passages: outcome.passages))
+    }
+
+    /// The first line of a search's items: how many items hold the words and how many are
+    /// shown, saying which were found by meaning alone (they do not hold the words, and the
+    /// count does not include them).
+    static func header(matched: Int, shown: Int, nearInMeaningOnly: Int) -> String {
+        if matched == 0 && nearInMeaningOnly == 0 { return "No items matched. Try other words or fewer conditions." }
+        if matched == 0 { return "No item holds these words; the \(shown) shown are the nearest in meaning." }
+        var header = "\(matched) items matched; \(shown) shown."
+        if nearInMeaningOnly > 0 { header += " \(nearInMeaningOnly) of them are near in meaning, without the words." }
+        if shown - nearInMeaningOnly < matched { header += " Raise limit or add a stage to see more." }
+        return header
     }
 }
 

@@ -9,6 +9,14 @@ struct AnswerReport: Encodable, Sendable {
         let path: String?
         /// Whether the model read the item in full with the fetch tool (else it saw a result row).
         let fetched: Bool
+        /// The source's number when the answer cites it (`[id]` markers, numbered in the order
+        /// of their first marker); nil for a source it saw but did not cite.
+        let citation: Int?
+        /// Where in the item the cited text is (a page, lines), when the tool said; for an
+        /// uncited item of several passages, where the passage its search showed is.
+        let location: String?
+        /// The snippet of the item's best passage that its search result showed the model.
+        let snippet: String?
     }
 
     struct Step: Encodable, Sendable {
@@ -44,6 +52,9 @@ struct AnswerReport: Encodable, Sendable {
 
     let question: String
     let answer: String
+    /// How the answer was written: "quote" or "prose" (`--answer auto` resolved for the model).
+    let answerStyle: String
+    /// Cited sources first, by number, then every other item the model saw or read.
     let sources: [Source]
     let trace: [Step]
     let timings: Timings

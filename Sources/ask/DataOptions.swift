@@ -1,6 +1,6 @@
 import CommandLineArguments
 
-/// `--corpus`, `--folder`, `--index`: the data a question runs over, for `ask` and `ask budget`
+/// `--corpus`, `--folder`, `--index` (and `--embedding-model`): the data a question runs over, for `ask` and `ask budget`
 /// (`ask index` declares its own, worded for building).
 struct DataOptions: ParsableArguments {
     @Option("corpus", .text("FILE.jsonl"), help: "Ask about a JSON Lines corpus (indexed on first use, again when it changes).")
@@ -9,6 +9,10 @@ struct DataOptions: ParsableArguments {
     var folder: String?
     @Option("index", .text("NAME"), help: "Ask about an index built with 'ask index' (default: the built-in sample corpus).")
     var index: String?
+    @Option(.embeddingModel) var embeddingModel: String?
+
+    /// Opens what these options name, with their embedding model.
+    var opener: IndexOpener { IndexOpener(embeddingModel: embeddingModel) }
 
     /// The options given, as typed ("--corpus"), in declaration order.
     var given: [String] {

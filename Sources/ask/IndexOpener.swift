@@ -1,12 +1,25 @@
+import CommandLineArguments
 import Evaluations
 import Foundation
 import SearchIndex
+import SearchTool
 
 /// Opens the index a `DataSelection` names, building or refreshing it first: a corpus is
 /// reindexed when its bytes changed (the fingerprint is kept as the index's batch client
 /// state), a folder is refreshed incrementally by `FileSource`, a named index must exist and
 /// hold items.
+///
+/// Indexes built from a source get vectors for search by meaning from the embedding model
+/// (`--embedding-model`; by default the models.lock one, when setup installed it): items that
+/// have none are embedded after the refresh, with a progress line, so an index built before
+/// the model was installed gains them on its next use. A source's index whose vectors came from
+/// another model (or, with `--embedding-model none`, any vectors) has them removed first and is
+/// embedded again. A named index is searched with the embedder that made its vectors.
 struct IndexOpener: Sendable {
+    /// `--embedding-model` as given: nil is the default embedding model when it is installed,
+    /// `ModelLocator.noEmbeddingModel` is none.
+    var embeddingModel: String? = nil
+
     /// What was opened, and what the refresh did (for the summary line of `ask index`).
     struct Opened: Sendable {
         let index: SearchableIndex
@@ -16,9 +29,17 @@ struct IndexOpener: Sendable {
         let summary: String?
         /// What a folder refresh did, file by file (nil for a corpus or a named index).
         var report: FileSourceReport? = nil
+        /// The embedding model the index's vectors are made with; nil when it has none (full text only).
+        var vectors: String? = nil
     }
 
     func open(_ selection: DataSelection) async throws -> Opened {
+        var opened = try await build(selection)
+        opened.vectors = await opened.index.vectorsIdentity
+        return opened
+    }
+
+    private func build(_ selection: DataSelection) async throws -> Opened {
         switch selection {
         case .sample:
             return try await openCorpus(SampleData.trailsCorpus, name: selection.indexName)
@@ -27,7 +48,7 @@ struct IndexOpener: Sendable {
         case .folder(let url, let name):
             return try await openFolder(url, name: name)
         case .index(let name):
-            let index = try existing(name)
+            let index = try await searching(existing(name), named: name)
             let count = try await index.count()
             // An index file in an older format is emptied when it is opened (the format changed),
             // and a question over no items can only get "nothing matches": say what to do instead.
@@ -63,9 +84,10 @@ struct IndexOpener: Sendable {
             throw AskError("cannot read the corpus \(file.path): \(FileManager.default.fileExists(atPath: file.path) ? "not readable" : "no such file")")
         }
         let fingerprint = Data("corpus-fnv1a:\(Self.fingerprint(data))".utf8)
-        let index = try SearchableIndex(name: name)
+        let index = try await refreshable(name)
         if try await index.fetchLastClientState() == fingerprint {
-            return Opened(index: index, name: name, itemCount: try await index.count(), summary: nil)
+            let embedded = try await embedMissingVectors(in: index)
+            return Opened(index: index, name: name, itemCount: try await index.count(), summary: embedded)
         }
         let items = try CorpusReader().items(fromText: String(decoding: data, as: UTF8.self), path: file.path)
         let progress = Progress("Indexing \(file.lastPathComponent)", total: items.count)
@@ -90,12 +112,14 @@ struct IndexOpener: Sendable {
         guard FileManager.default.fileExists(atPath: folder.path, isDirectory: &isDirectory), isDirectory.boolValue else {
             throw AskError("\(folder.path) is not a folder; pass --folder with a directory of documents")
         }
-        let index = try SearchableIndex(name: name)
+        let index = try await refreshable(name)
         let progress = Progress("Indexing \(folder.lastPathComponent)")
         defer { progress.finish() }
         let report = try await FileSource(scopes: [folder]).refresh(into: index) { step in
             progress.update(completed: step.filesSeen, detail: "files, \(ByteCountFormatter.string(fromByteCount: Int64(step.bytesRead), countStyle: .file))")
         }
+        progress.finish()
+        let embedded = try await embedMissingVectors(in: index)
         try await index.checkpoint()
         var summary = "indexed \(report.indexed) files from \(folder.path) (\(report.unchanged) unchanged, \(report.removed) removed"
         summary += report.skipped.isEmpty ? ")" : ", \(report.skipped.count) skipped)"
@@ -103,7 +127,59 @@ struct IndexOpener: Sendable {
             let limits = report.limitsReached.map(\.description).sorted().joined(separator: " and ")
             summary += "; the walk stopped at \(limits), and kept what it did not reach"
         }
+        if let embedded { summary += "; \(embedded)" }
         return Opened(index: index, name: name, itemCount: try await index.count(), summary: summary, report: report)
+    }
+
+    // MARK: Vectors
+
+    /// The embedding model `embeddingModel` names, loaded; nil for none, or when the default
+    /// one is not installed.
+    private func loadEmbedder() async throws -> ModelTextEmbedder? {
+        guard let url = try ModelLocator().locateEmbeddingModel(embeddingModel) else { return nil }
+        return try await Progress.spinning("Loading \(url.lastPathComponent)") { try ModelTextEmbedder(contentsOf: url) }
+    }
+
+    /// The index `name`, to be refreshed from its source, opened with this run's embedder; its
+    /// vectors are removed first when another embedder made them (or when there is none now).
+    private func refreshable(_ name: String) async throws -> SearchableIndex {
+        let url = try SearchableIndex.defaultURL(name: name)
+        let embedder = try await loadEmbedder()
+        let current = try SearchableIndex(url: url)
+        if let stored = await current.vectorsIdentity, stored != embedder?.identity {
+            try await current.removeVectors()
+            if Terminal.standardErrorIsTerminal {
+                Terminal.error("Index '\(name)': its vectors were made by \(stored); \(embedder.map { "embedding it again with \($0.identity)" } ?? "removed them (--embedding-model none)")\n")
+            }
+        }
+        guard let embedder else { return current }
+        return try SearchableIndex(url: url, embedder: embedder)
+    }
+
+    /// `index` opened again with the embedder that made its vectors, so its searches are hybrid;
+    /// as it is when it has none, or with `--embedding-model none`.
+    private func searching(_ index: SearchableIndex, named name: String) async throws -> SearchableIndex {
+        guard let stored = await index.vectorsIdentity, embeddingModel != ModelLocator.noEmbeddingModel,
+              let embedder = try await loadEmbedder() else { return index }
+        do {
+            return try SearchableIndex(url: index.fileURL, embedder: embedder)
+        } catch SearchIndexError.embedderMismatch {
+            throw AskError("the index '\(name)' holds vectors made by \(stored), and this run embeds with \(embedder.identity); pass --embedding-model with the model that made them, or --embedding-model none to search its words only, or rebuild it with 'ask index --folder DIR --index \(name)' (or --corpus FILE.jsonl), which embeds it again")
+        }
+    }
+
+    /// Embeds the items of `index` that have no vectors yet, with a progress line; what it did,
+    /// for the summary, or nil when there was nothing to do (or no embedder).
+    private func embedMissingVectors(in index: SearchableIndex) async throws -> String? {
+        guard let embedder = index.embedder else { return nil }
+        let progress = Progress("Embedding")
+        defer { progress.finish() }
+        let embedded = try await index.embedItemsWithoutVectors { done, total in
+            progress.update(completed: done, detail: "of \(total) items")
+        }
+        guard embedded > 0 else { return nil }
+        try await index.checkpoint()
+        return "embedded \(embedded) items with \(embedder.identity.prefix { $0 != " " })"
     }
 
     /// FNV-1a over the bytes: enough to notice that a corpus file changed.

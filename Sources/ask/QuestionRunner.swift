@@ -17,6 +17,8 @@ struct QuestionRunner: Sendable {
     /// The cap on each generation round's tokens; nil is the session's default.
     let maximumTokens: Int?
     let thinking: Bool
+    /// How answers are written (`--answer`).
+    let answerStyle: GenerationOptions.AnswerStyle
     let json: Bool
     let fullTrace: Bool
     let loadDuration: Duration
@@ -29,7 +31,7 @@ struct QuestionRunner: Sendable {
                                                 extraTools: images.tools)
         // The first round must search (a small model otherwise answers from memory); after it
         // the model may search again or answer.
-        let options = GenerationOptions(maximumResponseTokens: maximumTokens, toolCallingMode: .required)
+        let options = GenerationOptions(maximumResponseTokens: maximumTokens, toolCallingMode: .required, answerStyle: answerStyle)
         let consumer = Task { try await stream(session.streamResponse(to: Prompt(question, attachments: images.attachments), options: options),
                                                tool: tool) }
         let outcome = await InterruptMonitor.shared.whileRunning(cancel: { consumer.cancel() }) { await consumer.result }
@@ -43,10 +45,11 @@ struct QuestionRunner: Sendable {
             if !json { Terminal.output("\n") }
             throw Interrupted()
         }
-        let sources = try await sources(steps: trace.steps, replies: trace.replies)
+        let sources = try await sources(steps: trace.steps, replies: trace.replies, citations: response.citations)
         let usage = response.usage
         let report = AnswerReport(
-            question: question, answer: response.content, sources: sources, trace: trace.steps,
+            question: question, answer: response.content,
+            answerStyle: answerStyle.resolved(parameterCount: model.parameterCount).rawValue, sources: sources, trace: trace.steps,
             timings: .init(load: loadDuration.seconds, retrieval: usage.toolDuration.seconds,
                            prefill: usage.prefillDuration.seconds, decode: usage.decodeDuration.seconds),
             tokens: .init(prompt: usage.promptTokens, cached: usage.cachedTokens, generated: usage.generatedTokens),
@@ -92,17 +95,28 @@ struct QuestionRunner: Sendable {
         return step.repeated ? line + " (a repeat, not run again)" : line
     }
 
-    /// Fetched items first, then every item the searches returned; titles and paths from the index.
-    private func sources(steps: [AnswerReport.Step], replies: [SearchReply]) async throws -> [AnswerReport.Source] {
+    /// Cited sources first, numbered in the order the answer cites them, then fetched items,
+    /// then every item the searches returned; titles and paths from the index. A cited source
+    /// that is no item (a search's count, which the session cites by the tool's name) has none.
+    private func sources(steps: [AnswerReport.Step], replies: [SearchReply], citations: [Citation]) async throws -> [AnswerReport.Source] {
         let fetched = steps.filter { $0.results == nil && $0.error == nil }.flatMap(\.items)
-        let ids = (fetched + replies.flatMap(\.content.items).map(\.uniqueIdentifier)).uniqued()
+        let cited = citations.map(\.sourceID)
+        let ids = (cited + fetched + replies.flatMap(\.content.items).map(\.uniqueIdentifier)).uniqued()
         let items = try await setup.index.fetchItems(identifiers: ids)
         let byID = Dictionary(items.map { ($0.uniqueIdentifier, $0) }, uniquingKeysWith: { first, _ in first })
         let fetchedSet = Set(fetched)
+        let numbers = Dictionary(cited.enumerated().map { ($1, $0 + 1) }, uniquingKeysWith: { first, _ in first })
+        let locations = Dictionary(citations.map { ($0.sourceID, $0.location) }, uniquingKeysWith: { first, _ in first })
+        // The best passage each search showed, newest reply last (it wins).
+        let passages = replies.reduce(into: [String: PassageMatch]()) { shown, reply in shown.merge(reply.passages) { $1 } }
         // An id the model made up (a fetch of an item that does not exist) is no source.
         return ids.compactMap { id in
-            guard let set = byID[id]?.attributeSet else { return nil }
-            return AnswerReport.Source(id: id, title: set.title ?? set.displayName, path: set.path, fetched: fetchedSet.contains(id))
+            let set = byID[id]?.attributeSet
+            guard set != nil || numbers[id] != nil else { return nil }
+            let passage = passages[id]
+            let shownPlace = passage.flatMap { $0.passage.count > 1 ? $0.passage.location.description : nil }
+            return AnswerReport.Source(id: id, title: set?.title ?? set?.displayName, path: set?.path, fetched: fetchedSet.contains(id),
+                                       citation: numbers[id], location: (locations[id] ?? nil) ?? shownPlace, snippet: passage?.snippet)
         }
     }
 
@@ -110,11 +124,16 @@ struct QuestionRunner: Sendable {
         var text = report.answer.hasSuffix("\n") ? "" : "\n"
         if !report.sources.isEmpty {
             text += "\nSources:\n"
-            let shown = report.sources.prefix(10)
+            let cited = report.sources.filter { $0.citation != nil }
+            let shown = cited + report.sources.filter { $0.citation == nil }.prefix(max(0, 10 - cited.count))
             let width = shown.map(\.id.count).max() ?? 0
+            let numberWidth = String(cited.count).count + 2
             for source in shown {
                 let path = source.path.flatMap { $0 == source.id ? nil : "  \($0)" } ?? ""
-                text += "  \(source.fetched ? "read" : "seen")  \(source.id.padding(toLength: width, withPad: " ", startingAt: 0))  \(source.title ?? "")\(path)\n"
+                let number = (source.citation.map { "[\($0)]" } ?? "").padding(toLength: numberWidth, withPad: " ", startingAt: 0)
+                let location = source.location.map { ", \($0)" } ?? ""
+                text += "  \(number)  \(source.fetched ? "read" : "seen")  "
+                    + "\(source.id.padding(toLength: width, withPad: " ", startingAt: 0))  \(source.title ?? "search result")\(location)\(path)\n"
             }
             if report.sources.count > shown.count { text += "  … and \(report.sources.count - shown.count) more\n" }
         }

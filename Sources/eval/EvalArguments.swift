@@ -2,6 +2,7 @@ import CommandLineArguments
 import Evaluations
 import Foundation
 import LocalModel
+import SearchIndex
 import SearchTool
 import TokenBudget
 
@@ -24,10 +25,19 @@ struct EvalArguments: ParsableCommand {
     @Option(.model) var model: String?
     @Option(.chatTemplate) var chatTemplate: String?
     @Option("corpus", .text("FILE.jsonl"), help: "The corpus to index (default: the built-in trails corpus).") var corpus: String?
-    @Option("samples", .text("FILE.jsonl"), help: "The samples to answer (default: the built-in trails samples).") var samples: String?
+    @Option("folder", .text("DIR"), help: "Index this folder of documents instead, as 'ask --folder' does; samples name its files relative to it.")
+    var folder: String?
+    @Option("samples", .text("FILE.jsonl"),
+            help: "The samples to answer (default: the built-in trails samples); 'paraphrases' is the shipped set of trail questions in other words than their notes; 'long-documents' is the shipped long-document set, over its own folder of PDFs and Markdown files.")
+    var samples: String?
     @Option("calls", .text("FILE.jsonl"), help: "Run function-calling cases instead of samples; 'builtin' is the shipped set.") var calls: String?
     @OptionGroup var guide: GuideOptions
     @Option(.context) var context: ContextWindow?
+    @Option(.answer) var answerStyle: GenerationOptions.AnswerStyle
+    @Option(.embeddingModel) var embeddingModel: String?
+    @Option("words-search", .choice,
+            help: "How searches' words find items: hybrid (words and meaning, when there is an embedding model), full-text, or meaning alone; to compare them.")
+    var wordsSearch: WordsSearch = .hybrid
     @OptionGroup var placement: PlacementOptions
     @Option("repeat", .wholeNumber(in: 1...1000), help: "How many times each sample runs.") var repetitions = 1
     @Option("seed", .wholeNumber(), help: "Sample with this seed instead of decoding greedily (each repetition adds one).")
@@ -39,8 +49,29 @@ struct EvalArguments: ParsableCommand {
             help: "The day relative dates (\"this month\") resolve against, at noon local time (default: the real today, except with the shipped samples, whose date questions run as of \(SampleData.trailsSamplesToday), the day they were written).")
     var today: ReferenceDay?
 
+    /// Whether the shipped long-document samples run (`--samples long-documents`).
+    var longDocuments: Bool { samples == Self.longDocumentsName }
+    static let longDocumentsName = "long-documents"
+
+    /// What to index: `--folder`, the long-document folder for its samples, else the corpus file.
+    var corpusSource: (corpus: EvaluationCorpus?, path: String) {
+        if let folder { return (.folder(URL(fileURLWithPath: folder)), folder) }
+        if longDocuments, corpus == nil { return (.folder(SampleData.longDocuments), SampleData.longDocuments.path) }
+        return (nil, corpusURL.path)
+    }
     var corpusURL: URL { corpus.map { URL(fileURLWithPath: $0) } ?? SampleData.trailsCorpus }
-    var samplesURL: URL { samples.map { URL(fileURLWithPath: $0) } ?? SampleData.trailsSamples }
+    var samplesURL: URL {
+        switch samples {
+        case nil: SampleData.trailsSamples
+        case Self.longDocumentsName?: SampleData.longDocumentSamples
+        case Self.paraphrasesName?: SampleData.paraphraseSamples
+        case let path?: URL(fileURLWithPath: path)
+        }
+    }
+    static let paraphrasesName = "paraphrases"
+    /// Whether shipped trail samples run (the default set or the paraphrases), whose date
+    /// questions resolve against the day they were written.
+    var shippedTrailSamples: Bool { samples == nil || samples == Self.paraphrasesName }
     /// How both kinds of run load the model: its chat layout and where its layers run.
     var modelConfiguration: LocalModel.Configuration {
         var configuration = LocalModel.Configuration(chatTemplate: chatTemplate)
@@ -53,7 +84,7 @@ struct EvalArguments: ParsableCommand {
 
     /// The day relative dates resolve against: `--today`, or the shipped samples' day when they
     /// run; nil is the real today.
-    var referenceDay: ReferenceDay? { today ?? (samples == nil ? ReferenceDay(SampleData.trailsSamplesToday) : nil) }
+    var referenceDay: ReferenceDay? { today ?? (shippedTrailSamples ? ReferenceDay(SampleData.trailsSamplesToday) : nil) }
 }
 
 extension ArgumentType where Element == ReferenceDay {

@@ -3,6 +3,7 @@ import Evaluations
 import Foundation
 import LocalModel
 import SearchIndex
+import SearchTool
 
 /// `eval`: measures how well a model answers from a corpus with the search tool. Thin: parses
 /// the flags, reads the files, runs `EvaluationRunner`, prints and writes the report.
@@ -46,12 +47,14 @@ if let callsURL = arguments.callsURL {
 let day = arguments.referenceDay
 
 let modelURL: URL
-let corpus: [SearchableItem]
+let corpus: EvaluationCorpus
 let samples: [EvaluationSample]
 let model: LocalModel
+let embedder: ModelTextEmbedder?
 do {
     modelURL = try ModelLocator().locate(arguments.model)
-    corpus = try CorpusReader().items(contentsOf: arguments.corpusURL)
+    embedder = try ModelLocator().locateEmbeddingModel(arguments.embeddingModel).map { try ModelTextEmbedder(contentsOf: $0) }
+    corpus = try arguments.corpusSource.corpus ?? .items(CorpusReader().items(contentsOf: arguments.corpusURL))
     samples = try SampleReader().samples(contentsOf: arguments.samplesURL)
     model = try LocalModel(contentsOf: modelURL, configuration: arguments.modelConfiguration)
 } catch {
@@ -60,14 +63,19 @@ do {
 
 let runner = EvaluationRunner(model: model, configuration: .init(
     guide: arguments.guide.level, format: arguments.guide.format, contextWindow: arguments.context,
-    repetitions: arguments.repetitions, seed: arguments.seed, now: { [now = day?.noon] in now ?? Date() }))
-FileHandle.standardError.write(Data("eval: \(samples.count) samples × \(arguments.repetitions) over \(corpus.count) items, guide \(arguments.guide.level.rawValue)\(day.map { ", today \($0.text)" } ?? ""), model \(modelURL.lastPathComponent)\n".utf8))
+    repetitions: arguments.repetitions, seed: arguments.seed, answerStyle: arguments.answerStyle,
+    embedder: embedder, wordsSearch: arguments.wordsSearch, now: { [now = day?.noon] in now ?? Date() }))
+let corpusDescription: String = switch corpus {
+case .items(let items): "\(items.count) items"
+case .folder(let folder): "the folder \(folder.path)"
+}
+FileHandle.standardError.write(Data("eval: \(samples.count) samples × \(arguments.repetitions) over \(corpusDescription), guide \(arguments.guide.level.rawValue), words search \(arguments.wordsSearch.rawValue)\(embedder.map { " (vectors by \($0.model.url.lastPathComponent))" } ?? " (no vectors)")\(day.map { ", today \($0.text)" } ?? ""), model \(modelURL.lastPathComponent)\n".utf8))
 
 let report: EvaluationReport
 do {
     report = try await runner.report(
         corpus: corpus, samples: samples,
-        files: .init(model: modelURL.path, corpus: arguments.corpusURL.path, samples: arguments.samplesURL.path),
+        files: .init(model: modelURL.path, corpus: arguments.corpusSource.path, samples: arguments.samplesURL.path),
         today: day?.text) { result, done, total in
         FileHandle.standardError.write(Data("[\(done)/\(total)] \(ProgressLine(result))\n".utf8))
     }

@@ -21,7 +21,7 @@ struct RealModelEvaluationTests {
         let samples = Array(try SampleReader().samples(contentsOf: SampleData.trailsSamples).prefix(3))
         let corpus = try CorpusReader().items(contentsOf: SampleData.trailsCorpus)
         let runner = EvaluationRunner(model: model, configuration: .init(guide: .focused, maximumResponseTokens: 200))
-        let results = try await runner.run(corpus: corpus, samples: samples)
+        let results = try await runner.run(corpus: .items(corpus), samples: samples)
         let aggregate = AggregateMetrics(results)
 
         #expect(results.map(\.sampleID) == samples.map(\.id))

@@ -44,7 +44,7 @@ struct ReportTests {
 
     @Test func theReportRoundTripsAndTabulatesEveryRun() async throws {
         let report = EvaluationReport(settings: .init(model: "m.gguf", corpus: "c.jsonl", samples: "s.jsonl", guide: "complete",
-                                                      format: "compact", contextWindow: 8192, repetitions: 1, seed: nil, today: nil),
+                                                      format: "compact", contextWindow: 8192, repetitions: 1, seed: nil, today: nil, answerStyle: "prose"),
                                       results: try await results())
         let decoded = try JSONDecoder().decode(EvaluationReport.self, from: report.jsonData())
         #expect(decoded == report)

@@ -14,10 +14,12 @@ enum Scripted {
     }
 
     static func run(_ samples: [EvaluationSample], script: [String], guide: SearchSetup.GuideLevel = .complete,
+                    embedder: (any TextEmbedder)? = nil, wordsSearch: WordsSearch = .hybrid,
                     now: @escaping @Sendable () -> Date = { Date() }) async throws -> [SampleResult] {
         let runner = EvaluationRunner(model: ScriptedLanguageModel(script),
-                                      configuration: .init(guide: guide, timeZone: utc, toolCallingMode: .allowed, now: now))
-        return try await runner.run(corpus: corpus(), samples: samples)
+                                      configuration: .init(guide: guide, timeZone: utc, toolCallingMode: .allowed, embedder: embedder,
+                                                           wordsSearch: wordsSearch, now: now))
+        return try await runner.run(corpus: .items(corpus()), samples: samples)
     }
 
     static func run(_ sample: EvaluationSample, script: [String], guide: SearchSetup.GuideLevel = .complete) async throws -> SampleResult {

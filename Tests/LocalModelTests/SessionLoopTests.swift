@@ -205,7 +205,8 @@ struct SessionLoopTests {
         #expect(response.content == "Two, after all that adding.")
         #expect(model.parameters.count == 3)
         #expect(model.parameters[1].grammar != nil)
-        #expect(model.parameters[2].grammar == nil)
+        // no call can start: the only grammar is a citation's of the tool's output
+        #expect(model.parameters[2].grammar?.activation == .lazy(triggers: ["["], grammarIncludesTrigger: true, tokens: []))
         #expect(model.parameters[2].stopStrings.contains("<tool_call>"))
     }
 
@@ -233,8 +234,9 @@ struct SessionLoopTests {
         let grammars = model.parameters.map(\.grammar?.activation)
         #expect(grammars.count == 2)
         #expect(grammars[0] == .immediate)
-        if case .lazy(let trigger, let includesTrigger, _)? = grammars[1] {
-            #expect(trigger == "<tool_call>")
+        if case .lazy(let triggers, let includesTrigger, _)? = grammars[1] {
+            // a call, or a citation of the tool's output (which is one source, named after the tool)
+            #expect(triggers == ["<tool_call>", "["])
             #expect(includesTrigger)
         } else {
             Issue.record("second round should use the lazy grammar, got \(String(describing: grammars[1]))")

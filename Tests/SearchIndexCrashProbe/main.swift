@@ -7,6 +7,9 @@ import SearchIndex
 // word "probeword" until it is killed. Prints BATCH-OPEN once the batch holds written items, and
 // BULK-OPEN once it holds 6,000 (past the bulk-load threshold, so the secondary indexes are dropped).
 //
+// `lantern-index-crash-probe vectors <index-file>`: opens the index with `ProbeEmbedder` and keeps
+// writing items (50 a call, no batch) until it is killed. Prints WRITING once one call committed.
+//
 // `lantern-index-crash-probe writer <index-file>`: a second writer beside the test's own or another
 // probe's. Reads one command a line from stdin, answers "ok" (or "error: …") on stdout:
 //   write SEED FROM TO     upserts items w<FROM>..<TO> (words from `ProbeNotes`), one call
@@ -19,6 +22,8 @@ import SearchIndex
 let arguments = CommandLine.arguments
 if arguments.count == 3, arguments[1] == "writer" {
     await runWriter(path: arguments[2])
+} else if arguments.count == 3, arguments[1] == "vectors" {
+    try await runVectorProbe(path: arguments[2])
 } else if arguments.count == 2 {
     try await runCrashProbe(path: arguments[1])
 } else {
@@ -46,6 +51,31 @@ func runCrashProbe(path: String) async throws {
         if counter == 6_000 {
             FileHandle.standardOutput.write(Data("BULK-OPEN\n".utf8))
         }
+    }
+}
+
+/// A deterministic embedder for the vector probe (the test opens the file with the same identity).
+struct ProbeEmbedder: TextEmbedder {
+    let identity = "probe-embedder"
+    let dimension = 3
+    func embed(_ texts: [String]) async throws -> [[Float]] {
+        texts.map { text in [Float(text.utf8.count % 7) + 1, Float(text.utf8.count % 5), 1] }
+    }
+}
+
+func runVectorProbe(path: String) async throws {
+    let index = try SearchableIndex(url: URL(fileURLWithPath: path), embedder: ProbeEmbedder())
+    var counter = 0
+    while true {
+        let items = (0..<50).map { _ in
+            counter += 1
+            var set = SearchableItemAttributeSet(contentType: "public.text")
+            set.title = "probe \(counter)"
+            set.textContent = "probeword with a vector, number \(counter)"
+            return SearchableItem(uniqueIdentifier: "probe-\(counter)", attributeSet: set)
+        }
+        try await index.indexSearchableItems(items)
+        if counter == 50 { FileHandle.standardOutput.write(Data("WRITING\n".utf8)) }
     }
 }
 

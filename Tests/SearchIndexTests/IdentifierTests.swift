@@ -48,4 +48,19 @@ import Testing
         try await index.indexSearchableItems(items)
         #expect(try await index.count() == 2)
     }
+
+    /// More identifiers than SQLite binds in one statement come back all the same, in order.
+    @Test func fetchingTensOfThousandsOfIdentifiersReturnsEveryItemAsked() async throws {
+        let folder = try TemporaryFolder()
+        let index = try folder.index()
+        let items = (0..<40_000).map { number in
+            var set = SearchableItemAttributeSet(contentType: "public.text")
+            set.title = "item \(number)"
+            return SearchableItem(uniqueIdentifier: "i\(number)", attributeSet: set)
+        }
+        try await index.indexSearchableItems(items)
+        let asked = items.map(\.uniqueIdentifier).reversed() + ["absent"]
+        let fetched = try await index.fetchItems(identifiers: Array(asked))
+        #expect(fetched.map(\.uniqueIdentifier) == Array(asked.dropLast()))
+    }
 }

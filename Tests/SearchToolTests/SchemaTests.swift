@@ -74,6 +74,24 @@ import Testing
         #expect(!tool.description.contains("terms"))
     }
 
+    /// A few-valued attribute whose every value is too long to offer (file paths in a folder
+    /// index) stays an open filter: its enum would be empty and the grammar could not compile.
+    @Test func anAttributeWhoseValuesAreAllTooLongStaysOpen() async throws {
+        let long = String(repeating: "very long state name ", count: 5)
+        let extra = (0..<3).map { number -> SearchableItem in
+            var item = TrailCorpus.item(TrailCorpus.trails[number])
+            item.uniqueIdentifier = "long-\(number)"
+            item.attributeSet.stateOrProvince = long + "\(number)"
+            return item
+        }
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("lantern-longvalues-\(UUID().uuidString)")
+        let index = try SearchableIndex(url: folder.appendingPathComponent("index.sqlite"), timeZone: TrailCorpus.utc)
+        try await index.indexSearchableItems(extra)
+        let tool = Self.tool(index, Guide(level: .complete, format: .structured))
+        let tight = await tool.parameters(for: Prompt("Which trails are in a long state?"))
+        #expect(throws: Never.self) { try GrammarCompiler().toolCallGrammar(for: [.init(name: tool.name, arguments: tight)]) }
+    }
+
     /// Each guide's open and per-question schemas compile to a grammar, and the date variables
     /// the description names are the ones the schema accepts.
     @Test(arguments: guides)

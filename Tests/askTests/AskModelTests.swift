@@ -58,14 +58,15 @@ import Testing
         }
 
         // Sources are items of the sample corpus, with titles from the index: every item a
-        // search returned is one.
+        // search returned is one. A cited source may also be a search's output itself (a count,
+        // named after the tool), which has no title.
         let corpus = try String(contentsOf: AskProcess.repository.appendingPathComponent("Sources/Evaluations/Samples/trails.jsonl"), encoding: .utf8)
         let ids = Set(corpus.split(separator: "\n").compactMap { line in
             (try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])?["id"] as? String
         })
         let sources = try #require(object["sources"] as? [[String: Any]])
         if searches.contains(where: { ($0["results"] as? Int ?? 0) > 0 }) { #expect(!sources.isEmpty, "results but no sources") }
-        for source in sources {
+        for source in sources where source["citation"] == nil {
             #expect(ids.contains(source["id"] as? String ?? ""), "\(source)")
             #expect(source["title"] is String)
         }
@@ -76,6 +77,34 @@ import Testing
         #expect((tokens["prompt"] ?? 0) > 0)
         #expect((tokens["generated"] ?? 0) > 0)
         #expect(tokens["cached"] != nil)
+    }
+
+    /// `--answer` chooses the style, `--json` reports it and numbers the cited sources: every
+    /// marker in the answer names a listed source, and each cited source's marker is in the
+    /// answer. Whatever the model wrote, no tool framing reaches the answer.
+    @Test(arguments: ["quote", "prose"])
+    func theAnswerFlagChoosesTheStyleAndJSONNumbersTheCitedSources(style: String) throws {
+        let result = try AskProcess().run(["--json", "--answer", style, "--max-tokens", "160", "Which trails in California have water features?"])
+        if Self.endedAtTheRoundLimit(result) { return }
+        #expect(result.status == 0, "\(result.stderr)")
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any], "\(result.stdout)")
+        #expect(object["answerStyle"] as? String == style)
+        let answer = try #require(object["answer"] as? String)
+        #expect(!answer.contains("tool_response"), "\(answer)")
+        let sources = try #require(object["sources"] as? [[String: Any]])
+        let cited = sources.filter { $0["citation"] != nil }
+        #expect(cited.compactMap { $0["citation"] as? Int } == Array(stride(from: 1, through: cited.count, by: 1)))
+        for source in cited { #expect(answer.contains("[\(source["id"] as? String ?? "")]"), "\(source) in \(answer)") }
+        let listed = Set(sources.compactMap { $0["id"] as? String })
+        for marker in answer.matches(of: /\[([^\]\n]*)\]/).map({ String($0.1) }) {
+            #expect(listed.contains(marker) && cited.contains { $0["id"] as? String == marker }, "[\(marker)] in \(answer)")
+        }
+    }
+
+    @Test func anUnknownAnswerStyleIsAUsageErrorNamingTheChoices() throws {
+        let result = try AskProcess().run(["--answer", "poetry", "Which trails?"])
+        #expect(result.status == 2)
+        #expect(result.stderr.contains("auto") && result.stderr.contains("quote") && result.stderr.contains("prose"), "\(result.stderr)")
     }
 
     /// The image tools are offered with the attachment's label the only one their grammar

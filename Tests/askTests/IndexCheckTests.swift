@@ -45,8 +45,9 @@ import Testing
         let ask = try AskProcess()
         let notes = ask.dataHome.url.appendingPathComponent("notes")
         try Self.writeNotes(1_500, into: notes)
-        let results = try Self.runTogether(ask, [["index", "--folder", notes.path, "--index", "shared"],
-                                                 ["index", "--folder", notes.path, "--index", "shared"]])
+        // words only: this is about the word shortlists (IndexVectorsTests covers the vectors)
+        let results = try Self.runTogether(ask, [["index", "--folder", notes.path, "--index", "shared", "--embedding-model", "none"],
+                                                 ["index", "--folder", notes.path, "--index", "shared", "--embedding-model", "none"]])
         for result in results { #expect(result.status == 0, "\(result.stderr)") }
 
         let check = try ask.run(["index", "--check", "shared"])
@@ -62,7 +63,8 @@ import Testing
     @Test func checkNamesTheWordsThatDisagreeAndRepairMendsThem() async throws {
         let ask = try AskProcess()
         try Self.writeNotes(300, into: ask.dataHome.url.appendingPathComponent("notes"))
-        #expect(try ask.run(["index", "--folder", ask.dataHome.url.appendingPathComponent("notes").path, "--index", "notes"]).status == 0)
+        #expect(try ask.run(["index", "--folder", ask.dataHome.url.appendingPathComponent("notes").path, "--index", "notes",
+                             "--embedding-model", "none"]).status == 0)
         let sound = try ask.run(["index", "--check", "notes"])
         #expect(sound.status == 0, "\(sound.stdout)\(sound.stderr)")
         #expect(sound.stdout.contains("300 items"), "\(sound.stdout)")
@@ -124,7 +126,7 @@ import Testing
         let corpus = (0..<2_000).map { #"{"id": "c\#($0)", "attributes": {"title": "Note \#($0)", "textContent": "lake shore walk \#($0)"}}"# }
         let file = ask.dataHome.url.appendingPathComponent("walks.jsonl")
         try Data(corpus.joined(separator: "\n").utf8).write(to: file)
-        let built = try ask.run(["index", "--corpus", file.path])
+        let built = try ask.run(["index", "--corpus", file.path, "--embedding-model", "none"])
         #expect(built.status == 0, "\(built.stderr)")
 
         let elsewhere = try AskProcess()

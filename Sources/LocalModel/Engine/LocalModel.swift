@@ -51,10 +51,13 @@ public final class LocalModel: Sendable {
     }
 
     /// Loads the model at `url`. Throws `LocalModelError` for a missing path, a directory,
-    /// a file that is not GGUF, a truncated or corrupt file, an architecture llama.cpp does not
-    /// support, or too little memory.
+    /// a file that is not GGUF, a truncated or corrupt file, an embedding model (which
+    /// `EmbeddingModel` runs), an architecture llama.cpp does not support, or too little memory.
     public init(contentsOf url: URL, configuration: Configuration = Configuration()) throws(LocalModelError) {
         let header = try GGUFFile(contentsOf: url)
+        if case .embedding(let pooling) = ModelPurpose(metadata: header.metadata) {
+            throw .embeddingModelCannotGenerate(path: url.path, architecture: header.architecture ?? "unknown", pooling: pooling.rawValue)
+        }
         let namedTemplate = try configuration.chatTemplate.map { name throws(LocalModelError) in try ChatTemplate(named: name) }
         try LlamaRuntime.initialize()
         let placement = try configuration.vocabularyOnly ? LayerPlacement.cpuOnly : LayerPlacement(configuration)
@@ -71,18 +74,7 @@ public final class LocalModel: Sendable {
         }
         self.url = url
         self.configuration = configuration
-        self.info = ModelInfo(
-            architecture: handle.metadata("general.architecture") ?? header.architecture ?? "unknown",
-            name: handle.metadata("general.name"),
-            summary: handle.descriptionText,
-            parameterCount: handle.parameterCount,
-            trainedContext: handle.trainedContext,
-            vocabularySize: handle.vocabularySize,
-            layerCount: handle.layerCount,
-            chatTemplate: handle.chatTemplate,
-            specialTokens: .init(beginningOfSequence: handle.beginningOfSequence,
-                                 endOfSequence: handle.endOfSequence, endOfTurn: handle.endOfTurn),
-            metadata: header.metadata)
+        self.info = ModelInfo(handle: handle, header: header)
         chatTemplate = namedTemplate ?? ChatTemplate(template: info.chatTemplate, architecture: info.architecture)
     }
 
@@ -92,7 +84,8 @@ public final class LocalModel: Sendable {
         try LocalModel(contentsOf: url, configuration: Configuration(vocabularyOnly: true))
     }
 
-    private static func classify(_ log: [String], path: String, architecture: String?) -> LocalModelError {
+    /// The error for a load llama.cpp refused, from what it logged (`EmbeddingModel` shares it).
+    static func classify(_ log: [String], path: String, architecture: String?) -> LocalModelError {
         let text = log.joined(separator: "\n")
         if text.contains("unknown model architecture") {
             return .unsupportedArchitecture(path: path, architecture: architecture ?? "unknown")

@@ -44,6 +44,13 @@ public enum LocalModelError: Error, Sendable, Equatable, CustomStringConvertible
     case noTokenAllowed(reason: String)
     /// The CPU backend variant named in `LANTERN_GGML_CPU_VARIANT` cannot run here.
     case cpuVariantUnavailable(name: String, reason: String)
+    /// A model that is not an embedding model was given to `EmbeddingModel`; `purpose` says
+    /// what the file is (`ModelPurpose`).
+    case notAnEmbeddingModel(path: String, purpose: String)
+    /// An embedding model was given to `LocalModel`, which generates text.
+    case embeddingModelCannotGenerate(path: String, architecture: String, pooling: String)
+    /// llama.cpp failed to run the embedding model over a batch of texts.
+    case embeddingFailed(code: Int32, texts: Int, tokens: Int)
     /// An `--rpc` entry that is not `host:port`.
     case invalidRPCServer(text: String, reason: String)
     /// An RPC server that did not accept a connection in time (or the RPC backend is missing).
@@ -96,6 +103,12 @@ public enum LocalModelError: Error, Sendable, Equatable, CustomStringConvertible
             return "generation under the grammar stopped: \(reason)"
         case .cpuVariantUnavailable(let name, let reason):
             return "the CPU backend variant '\(name)' (LANTERN_GGML_CPU_VARIANT) cannot be used: \(reason); name another variant or unset the variable"
+        case .notAnEmbeddingModel(let path, let purpose):
+            return "\(path) is \(purpose), not an embedding model (its metadata names no mean, CLS or last-token pooling), so it cannot embed text; load it with LocalModel, and give EmbeddingModel an embedding GGUF (scripts/setup.sh installs all-MiniLM-L6-v2 into models/)"
+        case .embeddingModelCannotGenerate(let path, let architecture, let pooling):
+            return "\(path) is a \(architecture) embedding model (\(pooling) pooling): it turns text into vectors and cannot write text; load it with EmbeddingModel(contentsOf:), and pass a chat model such as the default SmolLM2 (scripts/setup.sh) to generate"
+        case .embeddingFailed(let code, let texts, let tokens):
+            return "llama.cpp failed to embed a batch of \(texts) texts, \(tokens) tokens in all (code \(code)); use fewer texts per batch (EmbeddingModel.Configuration.batchTokens) or check the model file"
         case .invalidRPCServer(let text, let reason):
             return "'\(text)' is not an RPC server: \(reason)"
         case .rpcServerUnreachable(let server, let reason):
@@ -108,7 +121,7 @@ public enum LocalModelError: Error, Sendable, Equatable, CustomStringConvertible
             let listed = proportions.map { String($0) }.joined(separator: ",")
             return "--tensor-split \(listed) has \(proportions.count) proportions for \(devices.count) devices (\(devices.joined(separator: ", "))); give one non-negative proportion per device, not all zero"
         case .cancelled:
-            return "generation was cancelled"
+            return "generation or embedding was cancelled (its Task was cancelled)"
         }
     }
 }

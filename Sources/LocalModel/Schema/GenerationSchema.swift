@@ -95,6 +95,10 @@ public struct GenerationSchema: Sendable, Hashable {
     public var description: String?
     /// Named schemas defined here, in order, for `.reference` to use.
     public var definitions: [Definition]
+    /// Whether a string must be a sentence a tool showed the model in this response (see
+    /// `GenerationSchema.quote`); the session limits it to those sentences when it compiles
+    /// the answer. Not part of JSON Schema: a schema read from JSON has none.
+    public var isQuote = false
 
     public init(kind: Kind, description: String? = nil, definitions: [Definition] = []) {
         self.kind = kind

@@ -60,10 +60,18 @@ public struct GenerationOptions: Sendable, Hashable {
     /// calls no one wanted; a question that needs two tools gets them in two rounds. (A Lantern
     /// addition; Apple's API leaves the count to the model.)
     public var maximumToolCallsPerRound: Int
+    /// How an answer after tool outputs is written: prose, verbatim quotes of the sources, or
+    /// the one that suits the model's size (the default; see `AnswerStyle.automatic`).
+    public var answerStyle: AnswerStyle
+    /// Whether an answer after tool outputs with sources may cite them with `[id]` markers,
+    /// under a grammar that admits only the ids this response showed (`Citation`). On by
+    /// default; off, a `[` in prose is free text. Quote mode always cites.
+    public var citesSources: Bool
 
     public init(sampling: SamplingMode? = nil, temperature: Double? = nil, maximumResponseTokens: Int? = nil,
                 toolCallingMode: ToolCallingMode = .allowed, requiredToolCallingExit: RequiredToolCallingExit = .relaxAfterFirstRound,
-                parsesSpecialTokensInPrompt: Bool = false, maximumToolCallsPerRound: Int = 1) {
+                parsesSpecialTokensInPrompt: Bool = false, maximumToolCallsPerRound: Int = 1,
+                answerStyle: AnswerStyle = .automatic, citesSources: Bool = true) {
         self.sampling = sampling
         self.temperature = temperature
         self.maximumResponseTokens = maximumResponseTokens
@@ -71,6 +79,8 @@ public struct GenerationOptions: Sendable, Hashable {
         self.requiredToolCallingExit = requiredToolCallingExit
         self.parsesSpecialTokensInPrompt = parsesSpecialTokensInPrompt
         self.maximumToolCallsPerRound = max(1, maximumToolCallsPerRound)
+        self.answerStyle = answerStyle
+        self.citesSources = citesSources
     }
 
     /// The engine's sampling options for these settings (greedy unless asked otherwise).

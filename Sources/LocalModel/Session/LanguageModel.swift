@@ -13,6 +13,9 @@ public protocol LanguageModel: Sendable {
     var tokenCounter: any TokenCounter { get }
     /// The window sessions use unless they ask for another.
     var defaultContextWindow: ContextWindow { get }
+    /// How many parameters the model has, when it says (a GGUF file does): what
+    /// `AnswerStyle.automatic` decides by. Nil by default.
+    var parameterCount: UInt64? { get }
     /// Single tokens that spell `text` in this vocabulary (Qwen's `<tool_call>` is one token;
     /// SmolLM2's is not), so a lazy grammar can trigger on the token as well as on the text.
     func singleTokens(spelling text: String) -> [Token]
@@ -36,6 +39,10 @@ public protocol LanguageModelConversation: Sendable {
     var counters: EngineCounters { get async }
 }
 
+extension LanguageModel {
+    public var parameterCount: UInt64? { nil }
+}
+
 extension LanguageModelConversation {
     public func generate(prompt: RenderedPrompt, parameters: GenerationParameters) -> AsyncThrowingStream<GenerationEvent, any Error> {
         generate(prompt: prompt.text, parameters: parameters)
@@ -52,6 +59,7 @@ extension InferenceContext: LanguageModelConversation {
 
 extension LocalModel: LanguageModel {
     public var tokenCounter: any TokenCounter { tokenizer }
+    public var parameterCount: UInt64? { info.parameterCount }
     /// The trained context, capped at 8K: enough for the search tool's guides and a few turns,
     /// and a KV cache that fits comfortably in memory for a 4B model.
     public var defaultContextWindow: ContextWindow { ContextWindow(tokens: min(info.trainedContext, ContextWindow.k8.tokens)) }

@@ -8,7 +8,9 @@ import TokenBudget
 /// window with TokenBudget *before* decoding anything, and runs the tool loop: the model's
 /// calls are constrained by a grammar compiled from the tools' schemas (so they always parse),
 /// the tools run (concurrently when there are several), their outputs go back to the model,
-/// until it answers.
+/// until it answers. The answer after tool outputs is grounded in what they showed
+/// (`CitableSource`): its citation markers can only name those sources, and in quote mode
+/// (`GenerationOptions.AnswerStyle`) it is made of their sentences.
 public final class LanguageModelSession: Sendable {
     public let model: any LanguageModel
     /// The instructions as the caller gave them.
@@ -199,6 +201,8 @@ public final class LanguageModelSession: Sendable {
         var toolRounds = 0
         /// The calls made for this prompt, to recognise repeats.
         var ledger: CallLedger
+        /// Where this response's entries start in the transcript (its prompt).
+        let transcriptStart: Int
     }
 
     /// What one round wrote.
@@ -219,7 +223,7 @@ public final class LanguageModelSession: Sendable {
             throw GenerationError.unsupportedChatTemplate(family: model.chatTemplate.family.rawValue)
         }
         let grammars = try await RoundGrammars(tools: tools, prompt: prompt, answer: answer, syntax: callSyntax,
-                                               maximumCalls: options.maximumToolCallsPerRound)
+                                               maximumCalls: options.maximumToolCallsPerRound, grounding: grounding(ResponseSources([]), options))
         let start = try state.withLock { state -> Int in
             guard !state.isResponding else { throw GenerationError.concurrentRequests }
             state.isResponding = true
@@ -232,7 +236,7 @@ public final class LanguageModelSession: Sendable {
         func show(_ content: String) { snapshot(content, newEntries()) }
 
         var progress = ResponseProgress(mode: tools.isEmpty ? .disallowed : options.toolCallingMode, grammars: grammars,
-                                        ledger: CallLedger(syntax: callSyntax))
+                                        ledger: CallLedger(syntax: callSyntax), transcriptStart: start)
         var phase = Phase.generating
         do {
             while true {
@@ -248,7 +252,11 @@ public final class LanguageModelSession: Sendable {
                 case .answering(let round):
                     let (content, rawContent) = try record(round, asAnswerTo: progress, answer: answer)
                     show(progress.content)
-                    return Response(content: content, rawContent: rawContent, transcriptEntries: newEntries(), usage: progress.usage)
+                    let entries = newEntries()
+                    let sources = ResponseSources(entries).sources
+                    let citations = answer.schema == nil ? Citation.citations(in: progress.content, sources: sources) : []
+                    return Response(content: content, rawContent: rawContent, transcriptEntries: entries, usage: progress.usage,
+                                    sources: sources, citations: citations)
                 }
             }
         } catch is CancellationError {
@@ -324,8 +332,9 @@ public final class LanguageModelSession: Sendable {
         show(progress.content)
         // tools may narrow their arguments to what this round produced (fetch: the ids
         // the search just returned), so the grammar is compiled again
+        let sources = ResponseSources(state.withLock { $0.transcript.entries[progress.transcriptStart...] })
         progress.grammars = try await RoundGrammars(tools: tools, prompt: prompt, answer: answer, syntax: callSyntax,
-                                                    maximumCalls: options.maximumToolCallsPerRound)
+                                                    maximumCalls: options.maximumToolCallsPerRound, grounding: grounding(sources, options))
         if progress.mode == .required && options.requiredToolCallingExit == .relaxAfterFirstRound { progress.mode = .allowed }
         // at the round limit, or when the model only repeated itself, the next round must
         // answer from what the tools returned; only a model that still insists on calling fails
@@ -343,6 +352,11 @@ public final class LanguageModelSession: Sendable {
         let text = answer.schema == nil ? String(progress.content.dropFirst(round.contentStart)) : round.text
         state.withLock { $0.transcript.append(.response(.init(id: $0.makeID("response"), text: text))) }
         return decoded
+    }
+
+    /// What the answer may rest on, with the answer style resolved for this model.
+    private func grounding(_ sources: ResponseSources, _ options: GenerationOptions) -> RoundGrammars.Grounding {
+        .init(sources: sources, style: options.answerStyle.resolved(parameterCount: model.parameterCount), citesSources: options.citesSources)
     }
 
     private func maximumTokens(_ options: GenerationOptions) -> Int {
@@ -429,7 +443,8 @@ public final class LanguageModelSession: Sendable {
         do {
             try Task.checkCancellation()
             let result = try await tool.call(call.arguments)
-            return .init(id: call.id, toolName: call.toolName, text: result.text, structuredContent: result.structuredContent, isError: false)
+            return .init(id: call.id, toolName: call.toolName, text: result.text, structuredContent: result.structuredContent,
+                         sources: result.sources, isError: false)
         } catch is CancellationError {
             throw CancellationError()
         } catch {
@@ -552,21 +567,23 @@ public final class LanguageModelSession: Sendable {
     }
 
     /// The grammar for this round. Free text: lazy (triggered by the family's call trigger,
-    /// `<tool_call>` in Hermes) when calls are allowed. A structured answer: the answer's grammar
-    /// when calls are disallowed, a call or the answer when allowed. Required: calls only. All
-    /// but the lazy one are active from the first token (from after the think block's close when
-    /// thinking).
+    /// `<tool_call>` in Hermes) when calls are allowed; after tool outputs with sources, also
+    /// triggered by a citation's `[` (prose) or active from the first token (quotes). A
+    /// structured answer: the answer's grammar when calls are disallowed, a call or the answer
+    /// when allowed. Required: calls only. All but the lazy ones are active from the first token
+    /// (from after the think block's close when thinking).
     private func grammar(for mode: GenerationOptions.ToolCallingMode, _ grammars: RoundGrammars) -> GrammarConstraint? {
         let chosen: Grammar?
         switch mode {
         case .disallowed:
             chosen = grammars.answer
+            if let trigger = grammars.answerTrigger, let chosen { return lazy(chosen, triggers: [trigger]) }
         case .allowed:
             guard let answerOrCalls = grammars.answerOrToolCalls else {
                 guard let calls = grammars.toolCalls else { return nil }
-                return .lazy(gbnf: calls.gbnf, root: calls.root, trigger: callSyntax.trigger,
-                             triggerTokens: model.singleTokens(spelling: callSyntax.trigger))
+                return lazy(calls, triggers: [callSyntax.trigger])
             }
+            if let trigger = grammars.answerTrigger { return lazy(answerOrCalls, triggers: [callSyntax.trigger, trigger]) }
             chosen = answerOrCalls
         case .required:
             chosen = grammars.toolCalls
@@ -574,8 +591,14 @@ public final class LanguageModelSession: Sendable {
         guard let chosen else { return nil }
         if isThinkingEnabled, let thinking = model.chatTemplate.toolLayout.thinking {
             return GrammarConstraint(gbnf: chosen.gbnf, root: chosen.root,
-                                     activation: .lazy(trigger: thinking.close, grammarIncludesTrigger: false, tokens: []))
+                                     activation: .lazy(triggers: [thinking.close], grammarIncludesTrigger: false, tokens: []))
         }
         return GrammarConstraint(gbnf: chosen.gbnf, root: chosen.root)
+    }
+
+    /// `grammar` started by the first of `triggers` (each also as a single token, where the
+    /// vocabulary has one).
+    private func lazy(_ grammar: Grammar, triggers: [String]) -> GrammarConstraint {
+        .lazy(gbnf: grammar.gbnf, root: grammar.root, triggers: triggers, triggerTokens: triggers.flatMap(model.singleTokens(spelling:)))
     }
 }

@@ -10,6 +10,13 @@ extension LanguageModelSession {
         public let transcriptEntries: ArraySlice<Transcript.Entry>
         /// Tokens and time spent, summed over every generation round of the response.
         public let usage: Usage
+        /// The sources this response's tool outputs showed the model, in the order shown
+        /// (`CitableSource`; an output without sources of its own is one, named after its tool).
+        public let sources: [CitableSource]
+        /// The sources the answer cites with `[id]` markers, each once, in the order of its first
+        /// marker; every one is among `sources` (the grammar admits no other). Empty for a
+        /// structured answer.
+        public let citations: [Citation]
     }
 
     /// What a response cost.

@@ -2,18 +2,22 @@
 ///
 /// A thinking family writes its think block (Qwen3's `<think>…</think>`, empty with
 /// `/no_think`) before its answer, and any model may start a call (the family's trigger,
-/// `<tool_call>` in Hermes) after some text. Both are hidden from the response content; text
-/// is held back while it could still be the start of either marker, so a stream never shows
+/// `<tool_call>` in Hermes) after some text. Both are hidden from the response content, and so
+/// is the family's framing of tool results (`<tool_response>`), which a small model echoes;
+/// text is held back while it could still be the start of any marker, so a stream never shows
 /// half a tag.
 struct ResponseTextFilter {
     private enum State { case visible, thinking, calling }
 
     private let thinking: ThinkingSyntax?
     private let markers: [String]
+    /// Markers removed without changing state (the result framing).
+    private let framing: Set<String>
 
     init(layout: any ToolLayout) {
         thinking = layout.thinking
-        markers = (layout.thinking.map { [$0.open] } ?? []) + [layout.callSyntax.trigger]
+        framing = Set(layout.resultFraming)
+        markers = (layout.thinking.map { [$0.open] } ?? []) + [layout.callSyntax.trigger] + layout.resultFraming
     }
 
     private var state = State.visible
@@ -49,6 +53,7 @@ struct ResponseTextFilter {
                 if let (range, marker) = found {
                     visible += buffer[..<range.lowerBound]
                     buffer = String(buffer[range.upperBound...])
+                    if framing.contains(marker) { continue }
                     state = marker == thinking?.open ? .thinking : .calling
                     continue
                 }

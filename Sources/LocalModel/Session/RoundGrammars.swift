@@ -1,30 +1,61 @@
-/// The grammars one response may use, compiled before anything is decoded: tool calls (from
-/// each tool's per-prompt schema), the structured answer, and the two combined.
+/// The grammars one response may use, compiled before anything is decoded and again after
+/// every round of calls: tool calls (from each tool's per-prompt schema), the answer, and the
+/// two combined. The answer's grammar is the structured answer's (its quote fields limited to
+/// the shown sources' sentences), or, for a text answer after tool outputs with sources, the
+/// citation or quote grammar (`GroundingGrammar`).
 struct RoundGrammars {
     let toolCalls: Grammar?
     let answer: Grammar?
     let answerOrToolCalls: Grammar?
+    /// Set when the answer grammars are lazy: the text that starts them (a citation's `[`).
+    let answerTrigger: String?
     /// The tools available for this prompt, by name.
     let toolNames: [String]
 
+    /// What the answer may rest on and how it is written.
+    struct Grounding {
+        /// The sources this response's tool outputs showed so far.
+        var sources: ResponseSources
+        /// The answer style, resolved for the model (never `.automatic`).
+        var style: GenerationOptions.AnswerStyle
+        var citesSources: Bool
+    }
+
     init<Content>(tools: [ToolBox], prompt: Prompt, answer format: LanguageModelSession.AnswerFormat<Content>,
-                   syntax: ToolCallSyntax, maximumCalls: Int) async throws {
+                   syntax: ToolCallSyntax, maximumCalls: Int, grounding: Grounding) async throws {
         var signatures: [GrammarCompiler.ToolSignature] = []
         for tool in tools where await tool.isAvailable(for: prompt) {
             signatures.append(.init(name: tool.name, arguments: await tool.parameters(for: prompt)))
         }
         toolNames = signatures.map(\.name)
         let compiler = GrammarCompiler()
+        let toolCalls: Grammar?
         do {
             toolCalls = signatures.isEmpty ? nil : try compiler.toolCallGrammar(for: signatures, syntax: syntax, maximumCalls: maximumCalls)
         } catch {
             throw LanguageModelSession.GenerationError.invalidToolSchema(tool: tools.map(\.name).joined(separator: ", "), error)
         }
-        do {
-            answer = try format.schema.map { schema throws(SchemaError) in try compiler.grammar(for: schema) }
-            answerOrToolCalls = try format.schema.flatMap { schema throws(SchemaError) in
-                signatures.isEmpty ? nil : try compiler.grammar(for: schema, orToolCalls: signatures, syntax: syntax, maximumCalls: maximumCalls)
+        self.toolCalls = toolCalls
+        guard let schema = format.schema else {
+            let sources = grounding.sources
+            if grounding.style == .quote, let quoted = GroundingGrammar.quotes(sources, orToolCalls: nil) {
+                answer = quoted
+                answerOrToolCalls = toolCalls.flatMap { GroundingGrammar.quotes(sources, orToolCalls: $0) }
+                answerTrigger = nil
+            } else if grounding.citesSources && !sources.isEmpty {
+                answer = GroundingGrammar.citations(sources, orToolCalls: nil, trigger: syntax.trigger)
+                answerOrToolCalls = toolCalls.map { GroundingGrammar.citations(sources, orToolCalls: $0, trigger: syntax.trigger) }
+                answerTrigger = Citation.markerOpen
+            } else {
+                (answer, answerOrToolCalls, answerTrigger) = (nil, nil, nil)
             }
+            return
+        }
+        answerTrigger = nil
+        let quoting = schema.quotingFields(from: grounding.sources.sentences)
+        do {
+            answer = try compiler.grammar(for: quoting)
+            answerOrToolCalls = signatures.isEmpty ? nil : try compiler.grammar(for: quoting, orToolCalls: signatures, syntax: syntax, maximumCalls: maximumCalls)
         } catch {
             throw LanguageModelSession.GenerationError.invalidGenerationSchema(type: format.typeName, error)
         }

@@ -8,9 +8,13 @@ public struct ToolResult: Sendable {
     /// Values the model never reads, in the order an app reads them back
     /// (`Transcript.ToolOutput.structuredContents(as:)`).
     public var structuredContent: [any Sendable & Hashable]
+    /// The retrieved text this output showed the model, which the answer may cite and quote
+    /// (`CitableSource`); empty for a tool whose whole output is one source.
+    public var sources: [CitableSource]
 
-    public init(text: String, structuredContent: [any Sendable & Hashable] = []) {
+    public init(text: String, structuredContent: [any Sendable & Hashable] = [], sources: [CitableSource] = []) {
         self.text = text
         self.structuredContent = structuredContent
+        self.sources = sources
     }
 }

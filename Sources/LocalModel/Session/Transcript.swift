@@ -93,15 +93,18 @@ public struct Transcript: Sendable, Hashable, RandomAccessCollection {
         /// (`RepeatedToolCallPolicy.reuseEarlierOutput`): that call's id, whose output (and
         /// structured content) stands. A repeat's own output holds only a note.
         public var repeatedCallID: String? = nil
+        /// The sources the tool attached: what an answer may cite and quote (`ToolResult.sources`).
+        public var sources: [CitableSource] = []
 
         /// An output of `text` and, after it, one structure segment per value of `structuredContent`;
         /// segment ids derive from the output's id, so a replayed response has the same transcript.
         init(id: String, toolName: String, text: String, structuredContent: [any Sendable & Hashable] = [],
-             isError: Bool, repeatedCallID: String? = nil) {
+             sources: [CitableSource] = [], isError: Bool, repeatedCallID: String? = nil) {
             self.id = id
             self.toolName = toolName
             self.segments = [.text(TextSegment(id: "\(id)-text", content: text))]
                 + structuredContent.enumerated().map { .structure(StructuredSegment(id: "\(id)-structure-\($0.offset + 1)", content: $0.element)) }
+            self.sources = sources
             self.isError = isError
             self.repeatedCallID = repeatedCallID
         }

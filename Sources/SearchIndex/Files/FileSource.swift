@@ -65,6 +65,9 @@ public struct FileSource: Sendable {
     public var pdftotextPath = "/usr/bin/pdftotext"
     public var domainIdentifier = "files"
 
+    /// Text written per transaction into an index with an embedder (see `refresh`).
+    static let embeddingWriteBytes = 64 << 10
+
     public init(scopes: [URL]) {
         self.scopes = scopes
     }
@@ -92,6 +95,7 @@ public struct FileSource: Sendable {
         }
         let extractor = FileTextExtractor(pdfTimeout: pdfTimeout, pdftotextPath: pdftotextPath, maximumBytes: maximumFileBytes)
         var pending: [SearchableItem] = []
+        var pendingBytes = 0
         var seen = Set<String>()
         var bytesRead = 0
         for (number, candidate) in candidates.enumerated() {
@@ -134,10 +138,15 @@ public struct FileSource: Sendable {
             set.contentCreationDate = candidate.created
             set.textContent = extracted.text
             pending.append(SearchableItem(uniqueIdentifier: candidate.path, domainIdentifier: domainIdentifier, attributeSet: set))
+            pendingBytes += extracted.text.utf8.count
             report.indexed += 1
-            if pending.count >= 500 {
+            // An index with an embedder writes after about 50 passages' worth of text, so its
+            // progress keeps moving while the passages are embedded (and an interruption loses
+            // little); without one, after 500 files, which is cheaper per item.
+            if pending.count >= 500 || (index.embedder != nil && pendingBytes >= Self.embeddingWriteBytes) {
                 try await index.indexSearchableItems(pending)
                 pending.removeAll()
+                pendingBytes = 0
             }
         }
         if !pending.isEmpty { try await index.indexSearchableItems(pending) }

@@ -27,6 +27,8 @@ struct QueryCompiler {
         case let .fullText(text, prefix):
             guard let expression = Self.ftsExpression(text, prefix: prefix, column: nil) else { return "0" }
             return "i.rowid IN (SELECT rowid FROM fts WHERE fts MATCH \(expression))"
+        case .meaning:
+            throw .unsupportedOperation("a search by meaning inside OR or NOT; use it as the whole query or as a part of a top-level AND")
         case let .compare(attribute, op, value):
             return try compare(attribute, op, value)
         case let .inRange(attribute, lower, upper):

@@ -15,32 +15,107 @@ struct QueryExecutor {
         try QueryPlan(predicate, compiler: compiler, hidingExpiredAt: hideExpiredAt, drivers: drivers)
     }
 
-    func search(_ query: SearchQuery) throws(SearchIndexError) -> [SearchHit] {
-        try search(query, countingFoundItems: false).hits
+    /// The hits of `query`; with `vector`, ranked by meaning (and, beside words, fused with
+    /// BM25; see `meaningRankedHits`).
+    func search(_ query: SearchQuery, vector: VectorQuery? = nil) throws(SearchIndexError) -> [SearchHit] {
+        try search(query, vector: vector, countingFoundItems: false).hits
     }
 
     /// The hits and how many items the query found in all. A words-only query counts its
     /// matches while ranking them (one pass over the full-text index instead of two); any other
     /// runs the count beside the search, in the same read transaction, so both see one state.
-    func searchCountingFoundItems(_ query: SearchQuery) throws(SearchIndexError) -> SearchResultPage {
+    /// The count is the full-text match's (and the filters'), also when the hits are hybrid:
+    /// a search by meaning ranks items but selects none.
+    func searchCountingFoundItems(_ query: SearchQuery, vector: VectorQuery? = nil) throws(SearchIndexError) -> SearchResultPage {
         try database.execute("BEGIN")
         defer { try? database.execute("COMMIT") }
-        let (hits, counted) = try search(query, countingFoundItems: true)
+        let (hits, counted) = try search(query, vector: vector, countingFoundItems: true)
         if let counted { return SearchResultPage(hits: hits, foundItemCount: counted) }
         guard case .count(let count) = try aggregate(.count, where: query.predicate) else { return SearchResultPage(hits: hits, foundItemCount: 0) }
         return SearchResultPage(hits: hits, foundItemCount: count)
     }
 
     /// The hits with their passages when the query asks for snippets, and the number of matches
-    /// when the query counted them on the way.
-    private func search(_ query: SearchQuery, countingFoundItems: Bool) throws(SearchIndexError) -> (hits: [SearchHit], counted: Int?) {
-        var (hits, counted) = try rankedHits(query, countingFoundItems: countingFoundItems)
+    /// when the query counted them on the way. A hit ranked by meaning whose passages hold none
+    /// of the words shows its passage nearest in meaning.
+    private func search(_ query: SearchQuery, vector: VectorQuery?, countingFoundItems: Bool) throws(SearchIndexError) -> (hits: [SearchHit], counted: Int?) {
+        var (hits, counted, nearest): ([SearchHit], Int?, [String: VectorMatrix.Match])
+        if let vector {
+            (hits, counted, nearest) = try meaningRankedHits(query, vector: vector, countingFoundItems: countingFoundItems)
+        } else {
+            (hits, counted) = try rankedHits(query, countingFoundItems: countingFoundItems)
+            nearest = [:]
+        }
         if let length = query.snippetLength, !hits.isEmpty {
             let matches = try passages.matches(identifiers: hits.map(\.item.uniqueIdentifier),
                                                words: PassageReader.words(of: query.predicate), snippetLength: length)
-            for index in hits.indices { hits[index].passage = matches[hits[index].item.uniqueIdentifier] }
+            for index in hits.indices {
+                let identifier = hits[index].item.uniqueIdentifier
+                hits[index].passage = matches[identifier]
+                guard let near = nearest[identifier], matches[identifier]?.matchedWords.isEmpty ?? true,
+                      let passage = try passages.passage(of: identifier, at: .passage(near.passage)) else { continue }
+                hits[index].passage = PassageMatch(passage: passage, snippet: meaningSnippet(of: passage, sentence: near.sentence, length: length),
+                                                   matchedWords: [])
+            }
         }
         return (hits, counted)
+    }
+
+    /// The snippet of a passage found by meaning: around its sentence piece nearest the query
+    /// (the window holding most of that piece's words), or its start when the nearest was the
+    /// item's title and description.
+    private func meaningSnippet(of passage: Passage, sentence: Int?, length: Int) -> String {
+        let pieces = SentencePieces.pieces(of: passage.text)
+        let words = sentence.flatMap { pieces.indices.contains($0) ? database.tokens(of: pieces[$0]) : nil } ?? []
+        let stems = words.map { (word: $0.stem, stem: $0.stem) }
+        return SnippetMaker(words: stems, length: length).snippet(of: passage.text, tokens: database.tokens(of: passage.text)).snippet
+    }
+
+    /// A search ranked by meaning: the items whose best passage's vector is nearest the query's
+    /// (exact, over every vector; `VectorMatrix`), the candidates filtered in SQL by the rest of
+    /// the predicate. With words as well, each side ranks `VectorQuery.candidateCount` items
+    /// (at least the page's end) and reciprocal rank fusion (`RankFusion`) orders them; the
+    /// scores are then the fused ones, otherwise the cosines. Also returns each meaning-ranked
+    /// item's nearest passage.
+    private func meaningRankedHits(_ query: SearchQuery, vector: VectorQuery, countingFoundItems: Bool) throws(SearchIndexError)
+        -> (hits: [SearchHit], counted: Int?, nearest: [String: VectorMatrix.Match]) {
+        guard query.sort.first == .relevance || query.sort.isEmpty else {
+            throw .unsupportedOperation("a search by meaning sorted by an attribute; sort it by relevance, or search for words to sort by \(query.sort)")
+        }
+        let offset = max(0, query.offset)
+        let wanted = max(VectorQuery.candidateCount, (query.limit ?? VectorQuery.candidateCount) + offset)
+        let fetch = Set(query.fetchAttributes).subtracting([.textContent])
+        let filter = try plan(query.predicate.removingTopLevel(meaning: true, words: true), drivers: false)
+        var allowed: Set<Int64>?
+        if case .everything = filter {} else {
+            allowed = Set(try database.query("SELECT i.rowid FROM items i WHERE \(filter.condition)") { $0.integer(0) })
+        }
+        let matrix = try vector.matrix.matrix(on: database, dimension: vector.vector.count)
+        let matches = matrix.nearest(to: vector.vector, limit: wanted, allowed: allowed)
+        let items = try loadItems(rowids: matches.map(\.item), fetch: fetch)
+        var meaningHits: [SearchHit] = []
+        var nearest: [String: VectorMatrix.Match] = [:]
+        for match in matches {
+            guard let item = items[match.item] else { continue }
+            meaningHits.append(SearchHit(item: item, score: Double(match.score), isNearInMeaningOnly: true))
+            nearest[item.uniqueIdentifier] = match
+        }
+        guard query.predicate.topLevelWords != nil else {
+            let page = meaningHits.dropFirst(offset).prefix(query.limit ?? meaningHits.count)
+            return (Array(page), nil, nearest)
+        }
+        var wordsQuery = query
+        wordsQuery.predicate = query.predicate.removingTopLevel(meaning: true, words: false)
+        wordsQuery.limit = wanted
+        wordsQuery.offset = 0
+        let (wordHits, counted) = try rankedHits(wordsQuery, countingFoundItems: countingFoundItems)
+        var byIdentifier = Dictionary(meaningHits.map { ($0.item.uniqueIdentifier, $0) }, uniquingKeysWith: { first, _ in first })
+        for hit in wordHits { byIdentifier[hit.item.uniqueIdentifier] = hit }
+        let fused = RankFusion.fuse([wordHits.map(\.item.uniqueIdentifier), meaningHits.map(\.item.uniqueIdentifier)])
+        let page = fused.dropFirst(offset).prefix(query.limit ?? fused.count).compactMap { identifier, score in
+            byIdentifier[identifier].map { SearchHit(item: $0.item, score: score, isNearInMeaningOnly: $0.isNearInMeaningOnly) }
+        }
+        return (page, counted, nearest)
     }
 
     var passages: PassageReader { PassageReader(database: database, hideExpiredAt: hideExpiredAt) }
@@ -183,6 +258,16 @@ struct QueryExecutor {
     /// Complete items, textContent included; identifiers whose text fails to decode are returned
     /// in `corrupt` so the caller can ask the delegate to reindex them.
     func fetchItems(identifiers: [String]) throws(SearchIndexError) -> (items: [SearchableItem], corrupt: [String]) {
+        // SQLite caps the variables of one statement: long lists are read in parts
+        guard identifiers.count <= Self.identifiersPerStatement else {
+            var items: [SearchableItem] = [], corrupt: [String] = []
+            for start in stride(from: 0, to: identifiers.count, by: Self.identifiersPerStatement) {
+                let part = try fetchItems(identifiers: Array(identifiers[start..<min(identifiers.count, start + Self.identifiersPerStatement)]))
+                items += part.items
+                corrupt += part.corrupt
+            }
+            return (items, corrupt)
+        }
         guard !identifiers.isEmpty else { return ([], []) }
         let condition = QueryCompiler.hidingExpired("i.identifier IN (\(values: identifiers.map(SQLiteValue.text), separator: ","))", at: hideExpiredAt)
         let selection = ItemSelection.complete
@@ -210,6 +295,9 @@ struct QueryExecutor {
         }
         return (identifiers.compactMap { byIdentifier[$0] }, corrupt)
     }
+
+    /// Identifiers bound in one statement at most (well under SQLite's variable cap).
+    static let identifiersPerStatement = 500
 
     // MARK: Aggregations
 

@@ -35,11 +35,10 @@ enum QueryPlan {
     /// the plan is `.everything` or `.filter`.
     init(_ predicate: QueryPredicate, compiler: QueryCompiler, hidingExpiredAt hideExpiredAt: Date?,
          drivers: Bool = true) throws(SearchIndexError) {
-        var parts: [QueryPredicate]
-        switch predicate {
-        case .and(let conjuncts): parts = conjuncts
-        default: parts = [predicate]
-        }
+        // A search by meaning ranks outside SQL (`VectorMatrix`); its parts select nothing here.
+        let withoutMeaning = predicate.meaningText == nil ? predicate : predicate.removingTopLevel(meaning: true, words: false)
+        let predicate = withoutMeaning
+        var parts = predicate.conjuncts
         var fullText: (text: String, prefix: Bool)?
         var membership: (attribute: SearchableItemAttribute, value: String)?
         if drivers {

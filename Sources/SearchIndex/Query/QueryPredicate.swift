@@ -30,6 +30,13 @@ public indirect enum QueryPredicate: Sendable, Hashable {
     /// with BM25. The text is split into words, each quoted, all required; `prefix` makes the last
     /// word match as a prefix. FTS syntax in the text (`OR`, `NEAR(`, quotes) is searched for, not run.
     case fullText(String, prefix: Bool = false)
+    /// Search by meaning: the text is embedded when the query runs (the index must be opened
+    /// with a `TextEmbedder`) and items rank by the cosine of their best passage's vector, so
+    /// "water getting in" finds "damp patch under the window". Only as the whole predicate or a
+    /// top-level AND part; the other parts filter the candidates. Beside words it is fused with
+    /// their BM25 ranking (see `SearchableIndex.search`). Aggregations and counts ignore it: they
+    /// count what the rest of the predicate selects.
+    case meaning(String)
     /// `attribute op value` on numbers and dates; `==`/`!=` also on strings (exact).
     case compare(SearchableItemAttribute, ComparisonOperator, AttributeValue)
     /// `lower ≤ attribute ≤ upper` on numbers and dates (both bounds inclusive).
@@ -55,6 +62,43 @@ public indirect enum QueryPredicate: Sendable, Hashable {
     case and([QueryPredicate])
     case or([QueryPredicate])
     case not(QueryPredicate)
+
+    /// The parts of a top-level AND (the predicate itself when it is not one).
+    var conjuncts: [QueryPredicate] {
+        if case .and(let parts) = self { parts } else { [self] }
+    }
+
+    /// The text a search by meaning embeds: the top-level meaning parts' text, else nil.
+    var meaningText: String? {
+        let texts = conjuncts.compactMap { if case .meaning(let text) = $0 { text } else { nil } }
+        return texts.isEmpty ? nil : texts.joined(separator: " ")
+    }
+
+    /// The top-level words (what a hybrid search also embeds), else nil.
+    var topLevelWords: String? {
+        let texts = conjuncts.compactMap { if case let .fullText(text, _) = $0 { text } else { nil } }
+        return texts.isEmpty ? nil : texts.joined(separator: " ")
+    }
+
+    /// The predicate with its top-level words searched by meaning instead (`WordsSearch.meaning`).
+    var searchingTopLevelWordsByMeaning: QueryPredicate {
+        guard let words = topLevelWords else { return self }
+        let rest = removingTopLevel(meaning: false, words: true).conjuncts
+        return rest.isEmpty ? .meaning(words) : .and(rest + [.meaning(words)])
+    }
+
+    /// The predicate without its top-level meaning parts (what filters the vector candidates
+    /// when `words` is false, also without its top-level words).
+    func removingTopLevel(meaning: Bool, words: Bool) -> QueryPredicate {
+        let kept = conjuncts.filter { part in
+            switch part {
+            case .meaning: !meaning
+            case .fullText: !words
+            default: true
+            }
+        }
+        return kept.count == 1 ? kept[0] : .and(kept)
+    }
 
     /// Whether a full-text term appears (outside a NOT), so results can be ranked by relevance.
     var fullTextTerms: [(String, Bool)] {

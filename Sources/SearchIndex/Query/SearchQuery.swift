@@ -25,10 +25,13 @@ public struct SearchQuery: Sendable, Hashable {
     /// of at most this many UTF-8 bytes around the words (`SearchHit.passage`): the sentence
     /// that answers, without fetching the item.
     public var snippetLength: Int?
+    /// How the query's top-level words find and rank items: hybrid by default (words and
+    /// meaning, when the index has an embedder), or words or meaning alone.
+    public var wordsSearch: WordsSearch
 
     public init(_ predicate: QueryPredicate = .all, sort: [SearchSortOrder] = [.relevance], limit: Int? = 20,
                 offset: Int = 0, fetchAttributes: [SearchableItemAttribute] = [.title], ranking: FullTextRanking = .exact,
-                snippetLength: Int? = nil) {
+                snippetLength: Int? = nil, wordsSearch: WordsSearch = .hybrid) {
         self.predicate = predicate
         self.sort = sort
         self.limit = limit
@@ -36,6 +39,7 @@ public struct SearchQuery: Sendable, Hashable {
         self.fetchAttributes = fetchAttributes
         self.ranking = ranking
         self.snippetLength = snippetLength
+        self.wordsSearch = wordsSearch
     }
 
     /// A query from a Core Spotlight query string (see `QueryStringParser`).
@@ -55,6 +59,9 @@ public struct SearchHit: Sendable, Hashable {
     /// The item's passage that best matches the query's words, with its snippet, when the
     /// query asked for snippets (`SearchQuery.snippetLength`) and has words.
     public var passage: PassageMatch?
+    /// Whether the hit was found by meaning alone: it does not hold the query's words (a search
+    /// by meaning, or a hybrid hit from the meaning side only), so a caller can say so.
+    public var isNearInMeaningOnly = false
 }
 
 /// A page of hits and the number of items the whole query found (Core Spotlight's

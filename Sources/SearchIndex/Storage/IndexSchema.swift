@@ -25,6 +25,12 @@ import Foundation
 ///   passage's rowid is its item's rowid times 2^20 plus its index (`passageRowid`), so an item's
 ///   passages are one rowid range in both tables, and FTS5 ranks them with a rowid bound. Short
 ///   items have no rows: their whole text is their one passage.
+/// - `vectors`: when the index has an embedder, one vector per sentence piece of each passage
+///   (`PassageEmbeddingText`; `QuantizedVector`: int8 with a per-vector scale), keyed like
+///   passages (the item's rowid times 2^20 plus the piece's number), with the passage it
+///   belongs to (a short item's one passage is 0) and its number among the passage's pieces.
+///   Written in the transaction that writes the item's text, deleted with it. `meta` records the
+///   embedder (`embedder`) and a stamp every change of vectors bumps (`vectorGeneration`).
 /// - `list_values`, `custom_values`: membership and grouping of list elements and custom keys.
 ///   Both are WITHOUT ROWID tables keyed for their main access path — list values by
 ///   (attribute, value, item), custom values by (item, key, position) — so neither needs a
@@ -35,7 +41,7 @@ import Foundation
 /// The settings below were chosen by measuring the index benchmark at a million notes; the
 /// figures, and the machine they were measured on, are in Benchmarks/RESULTS.md.
 enum IndexSchema {
-    static let version = 8
+    static let version = 10
 
     /// Bytes per database page for new index files. With 16 KiB pages instead of SQLite's 4 KiB,
     /// every b-tree has a quarter of the pages, so inserts split and rebalance less, index builds
@@ -211,13 +217,14 @@ enum IndexSchema {
         INSERT INTO passage_fts(passage_fts, rank) VALUES('rank', 'bm25(\(passageWeights.map { "\($0)" }.joined(separator: ", ")))');
         INSERT INTO passage_fts(passage_fts, rank) VALUES('hashsize', \(ftsHashSize));
         INSERT INTO passage_fts(passage_fts, rank) VALUES('pgsz', \(ftsLeafSize));
+        CREATE TABLE IF NOT EXISTS vectors(rowid INTEGER PRIMARY KEY, passage INTEGER NOT NULL, sentence INTEGER, data BLOB NOT NULL);
         """
     }
 
     static let dropStatements = """
         DROP TABLE IF EXISTS items; DROP TABLE IF EXISTS item_text; DROP TABLE IF EXISTS list_values; DROP TABLE IF EXISTS list_counts;
         DROP TABLE IF EXISTS custom_keys; DROP TABLE IF EXISTS custom_values; DROP TABLE IF EXISTS fts;
-        DROP TABLE IF EXISTS term_shortlists; DROP TABLE IF EXISTS passages; DROP TABLE IF EXISTS passage_fts;
+        DROP TABLE IF EXISTS term_shortlists; DROP TABLE IF EXISTS passages; DROP TABLE IF EXISTS passage_fts; DROP TABLE IF EXISTS vectors;
         DROP TABLE IF EXISTS meta;
         """
 

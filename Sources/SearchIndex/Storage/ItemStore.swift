@@ -69,6 +69,7 @@ final class ItemStore {
         let saveShortlist, deleteShortlist: SQLiteStatement
         let findLists, deleteListValue, deleteCustomValues, findText, deleteText, deleteItem: SQLiteStatement
         let insertPassage, findPassages, deletePassages, insertPassageWords, deletePassageWords: SQLiteStatement
+        let insertVector, deleteVectors: SQLiteStatement
 
         init(_ database: SQLiteDatabase) throws(SearchIndexError) {
             insertItem = try database.prepare(ItemStore.insertSQL)
@@ -96,6 +97,8 @@ final class ItemStore {
             deletePassages = try database.prepare("DELETE FROM passages WHERE rowid BETWEEN ? AND ?")
             insertPassageWords = try database.prepare("INSERT INTO passage_fts(rowid, heading, body) VALUES(?, ?, ?)")
             deletePassageWords = try database.prepare("INSERT INTO passage_fts(passage_fts, rowid, heading, body) VALUES('delete', ?, ?, ?)")
+            insertVector = try database.prepare("INSERT INTO vectors(rowid, passage, sentence, data) VALUES(?, ?, ?, ?)")
+            deleteVectors = try database.prepare("DELETE FROM vectors WHERE rowid BETWEEN ? AND ?")
         }
     }
 
@@ -151,6 +154,10 @@ final class ItemStore {
     }
 
     var pendingWordCount: Int { pendingWords.count }
+
+    /// Whether a write since the owner last cleared it added or removed vectors (the owner then
+    /// bumps `meta.vectorGeneration` in the same transaction, see `VectorMatrixCache`).
+    var vectorsChanged = false
 
     /// Hands the queued changes to FTS5, in rowid order, with the word recorder watching. Call
     /// inside the transaction that wrote the items; then, before it ends, `saveShortlists()`.
@@ -315,8 +322,18 @@ final class ItemStore {
         return (slots, binding)
     }()
 
-    /// Inserts or replaces an item (by `uniqueIdentifier`). Call inside a transaction or savepoint.
-    func upsert(_ item: SearchableItem) throws(SearchIndexError) {
+    /// One stored vector: of a sentence piece of the item's passage `passage`
+    /// (`PassageEmbeddingText.Piece`).
+    struct PieceVector {
+        var passage: Int
+        var sentence: Int?
+        var vector: [Float]
+    }
+
+    /// Inserts or replaces an item (by `uniqueIdentifier`), with its pieces' vectors when the
+    /// index embeds (as `PassageEmbeddingText.pieces(of:)` lists them). Call inside a
+    /// transaction or savepoint.
+    func upsert(_ item: SearchableItem, vectors: [PieceVector]? = nil) throws(SearchIndexError) {
         guard !item.uniqueIdentifier.isEmpty else { throw .emptyIdentifier }
         let custom = try customValues(of: item.attributeSet)
         let set = item.attributeSet
@@ -386,29 +403,47 @@ final class ItemStore {
         let extra = (extraParts.sorted { $0.order < $1.order }.flatMap(\.texts) + customText).joined(separator: "\n")
         try statements.insertText.run([.integer(rowid), .blob(TextCompression.encode(title + "\u{0}" + extra + "\u{0}" + (body ?? "")))])
         let passages = try insertPassages(of: body, contentType: set.contentType, item: rowid)
+        if let vectors {
+            let stored = 0..<max(1, passages.count)
+            guard !vectors.isEmpty, vectors.count < IndexSchema.passagesPerItem, vectors.allSatisfy({ stored.contains($0.passage) }) else {
+                throw .embeddingFailed(reason: "\(vectors.count) vectors do not fit the \(max(1, passages.count)) passages of \(identifier)")
+            }
+            for (index, piece) in vectors.enumerated() {
+                try statements.insertVector.run([.integer(IndexSchema.passageRowid(item: rowid, index: index)), .integer(Int64(piece.passage)),
+                                                 piece.sentence.map { .integer(Int64($0)) } ?? .null, .blob(QuantizedVector(piece.vector).blob)])
+            }
+            vectorsChanged = true
+        }
         var change = pendingWords[rowid] ?? PendingWords()
         change.adding = Words(title: title, extra: extra, body: body ?? "", passages: passages)
         setPendingWords(change, for: rowid)
     }
 
+    /// The passages an item's text is stored as when it splits into more than one (a short
+    /// text is its own one passage: none), at most `IndexSchema.passagesPerItem`, the last of
+    /// which runs to the end of the text.
+    static func storedPassageSpans(of body: String?, contentType: String?) -> [PassageSpan] {
+        // Most items are short notes: one passage, told without splitting (memchr for a page break).
+        guard let body, body.utf8.count > PassageSplitter.maximumBytes || contains(body, byte: PassageSplitter.formFeed) else { return [] }
+        let spans = PassageSplitter.spans(of: body, markdown: PassageSplitter.isMarkdown(contentType))
+        guard spans.count > 1 else { return [] }
+        var kept = Array(spans.prefix(IndexSchema.passagesPerItem))
+        if let last = kept.indices.last, spans.count > kept.count { kept[last].length = spans[spans.count - 1].end - kept[last].start }
+        return kept
+    }
+
     /// Stores the passages of an item's text when it splits into more than one (a short text is
     /// its own one passage and stores nothing), returning their full-text input.
     private func insertPassages(of body: String?, contentType: String?, item: Int64) throws(SearchIndexError) -> [PassageWords] {
-        // Most items are short notes: one passage, told without splitting (memchr for a page break).
-        guard let body, body.utf8.count > PassageSplitter.maximumBytes || Self.contains(body, byte: PassageSplitter.formFeed) else { return [] }
-        let spans = PassageSplitter.spans(of: body, markdown: PassageSplitter.isMarkdown(contentType))
-        guard spans.count > 1 else { return [] }
-        return try spans.prefix(IndexSchema.passagesPerItem).enumerated().map { (index, span) throws(SearchIndexError) in
+        try Self.storedPassageSpans(of: body, contentType: contentType).enumerated().map { (index, span) throws(SearchIndexError) in
             let rowid = IndexSchema.passageRowid(item: item, index: index)
             let heading = span.location.headingPath.joined(separator: String(IndexSchema.listSeparator))
-            // The last passage the rowids leave room for runs to the end of the text.
-            let end = index == IndexSchema.passagesPerItem - 1 ? spans[spans.count - 1].end : span.end
             try statements.insertPassage.run([
-                .integer(rowid), .integer(Int64(span.start)), .integer(Int64(end - span.start)),
+                .integer(rowid), .integer(Int64(span.start)), .integer(Int64(span.length)),
                 span.location.page.map { .integer(Int64($0)) } ?? .null,
                 .integer(Int64(span.location.lines.lowerBound)), .integer(Int64(span.location.lines.upperBound)), .text(heading),
             ])
-            return PassageWords(rowid: rowid, heading: heading, bytes: span.start..<end)
+            return PassageWords(rowid: rowid, heading: heading, bytes: span.start..<span.end)
         }
     }
 
@@ -500,11 +535,13 @@ final class ItemStore {
         try deleteTextAndRow(rowid)
     }
 
-    /// Deletes an item's stored text, passages and row (what is left of an item whose stored
+    /// Deletes an item's stored text, passages, vectors and row (what is left of an item whose stored
     /// text is corrupt once `deleteRow` has failed on it).
     func deleteTextAndRow(_ rowid: Int64) throws(SearchIndexError) {
         let (first, last) = IndexSchema.passageRowids(item: rowid)
         try statements.deletePassages.run([.integer(first), .integer(last)])
+        try statements.deleteVectors.run([.integer(first), .integer(last)])
+        if database.changes > 0 { vectorsChanged = true }
         try statements.deleteText.run([.integer(rowid)])
         try statements.deleteItem.run([.integer(rowid)])
     }
@@ -537,8 +574,9 @@ final class ItemStore {
         pendingDeleteAll = true
         try database.execute("""
             DELETE FROM items; DELETE FROM item_text; DELETE FROM list_values; DELETE FROM list_counts; DELETE FROM custom_values;
-            DELETE FROM passages;
+            DELETE FROM passages; DELETE FROM vectors;
             """)
+        vectorsChanged = true
     }
 
     /// Deletes items whose expiration date has passed; returns how many.
@@ -564,7 +602,7 @@ final class ItemStore {
 
     /// Whether `text`'s UTF-8 holds `byte`, searched with memchr over native strings (every
     /// item's body passes here, and the generic element-by-element scan showed in profiles).
-    private static func contains(_ text: String, byte: UInt8) -> Bool {
+    static func contains(_ text: String, byte: UInt8) -> Bool {
         text.utf8.withContiguousStorageIfAvailable { bytes in
             bytes.baseAddress.map { memchr($0, Int32(byte), bytes.count) != nil } ?? false
         } ?? text.utf8.contains(byte)

@@ -157,10 +157,15 @@ struct QueryLanguage: Sendable {
         var schemas: [GenerationSchema] = []
         if !c.stringAttributes.isEmpty {
             let operators = Self.operators(.text)
-            let few = c.stringAttributes.filter { vocabulary?.values[$0]?.isEmpty == false }
+            // An attribute offers its values when some are short enough to write; one whose
+            // values are all longer (file paths) stays open, or its enum would be empty.
+            let offered = Dictionary(uniqueKeysWithValues: c.stringAttributes.map { attribute in
+                (attribute, (vocabulary?.values[attribute] ?? []).filter { $0.count <= Self.maximumValueLength })
+            })
+            let few = c.stringAttributes.filter { offered[$0]?.isEmpty == false }
             let open = c.stringAttributes.filter { !few.contains($0) }
             for attribute in few {
-                let values = (vocabulary?.values[attribute] ?? []).filter { $0.count <= Self.maximumValueLength }
+                let values = offered[attribute] ?? []
                 schemas.append(.object([
                     .property(.attribute, .string(anyOf: [attribute.rawValue])),
                     .property(.op, operators),

@@ -67,7 +67,7 @@ extension SearchPipeline {
             if withItems && number < Self.groupsWithItems, let source = sources.first, let predicate = predicates.first {
                 let member = memberPredicate(attribute, unit, group, timeZone: source.index.timeZone)
                 items = try await source.index.search(SearchQuery(.and([predicate, member]), sort: [.relevance], limit: Self.itemsPerGroup,
-                                                                  fetchAttributes: source.fetchAttributes)).map(\.item)
+                                                                  fetchAttributes: source.fetchAttributes, wordsSearch: wordsSearch)).map(\.item)
             }
             result.append(SearchResultGroup(label: group.label, count: group.count, value: group.value, items: items))
         }

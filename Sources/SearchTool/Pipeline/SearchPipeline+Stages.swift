@@ -99,7 +99,8 @@ extension SearchPipeline {
             var numbers: [[Double?]] = []
             for (source, predicate) in zip(sources, predicates) {
                 let shown = columns.filter(source.fetchAttributes.contains)
-                let hits = try await source.index.search(SearchQuery(predicate, sort: sortOrder, limit: limit(for: source), fetchAttributes: shown))
+                let hits = try await source.index.search(SearchQuery(predicate, sort: sortOrder, limit: limit(for: source), fetchAttributes: shown,
+                                                                     wordsSearch: wordsSearch))
                 for hit in hits {
                     rows.append([hit.item.uniqueIdentifier] + columns.map { formatter.cell(hit.item.attributeSet[$0]) })
                     numbers.append([nil] + columns.map { hit.item.attributeSet[$0]?.numberValue })

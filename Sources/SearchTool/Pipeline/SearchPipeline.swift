@@ -15,6 +15,12 @@ struct SearchPipeline: Sendable {
     let now: Date
     /// Bytes of each result's snippet (nil: no passages).
     let snippetLength: Int?
+    /// How the words find items (`SearchTool.Configuration.wordsSearch`).
+    let wordsSearch: WordsSearch
+    /// The question the search terms were drawn from, when the grammar limits them to its words:
+    /// the meaning side of a hybrid search ranks by it, since it says more than the two or three
+    /// words a small model picks from it. nil: the terms' own meaning.
+    let question: String?
     static let defaultLimit = 10
     static let itemsPerGroup = 3
     static let groupsWithItems = 5
@@ -24,6 +30,8 @@ struct SearchPipeline: Sendable {
         var items: [SearchableItem]
         /// The search results' best passages, by item identifier.
         var passages: [String: PassageMatch]
+        /// The results found by meaning alone (not holding the words), by identifier.
+        var nearInMeaningOnly: Set<String>
         var final: SearchPipelineData?
         var notes: [String]
     }
@@ -32,6 +40,7 @@ struct SearchPipeline: Sendable {
     private struct Found {
         var items: [SearchableItem]
         var passages: [String: PassageMatch]
+        var nearInMeaningOnly: Set<String>
         var matched: Int
         var notes: [String]
     }
@@ -53,10 +62,10 @@ struct SearchPipeline: Sendable {
     /// best passages.
     func run(emit: (SearchPipelineData, _ stage: Int, _ isLast: Bool, _ passages: [String: PassageMatch]) -> Void) async throws -> Outcome {
         var notes: [String] = []
-        var predicates = try sources.map { try predicate(for: $0, anyTerm: false) }
+        var predicates = try sources.map { try predicate(for: $0, anyTerm: false, meaning: true) }
         var found = try await search(predicates)
-        if found.matched == 0 && request.terms.count > 1 {
-            predicates = try sources.map { try predicate(for: $0, anyTerm: true) }
+        if found.matched == 0 && found.nearInMeaningOnly.isEmpty && request.terms.count > 1 {
+            predicates = try sources.map { try predicate(for: $0, anyTerm: true, meaning: true) }
             found = try await search(predicates)
             if found.matched > 0 { notes.append("No item has all of the terms; these have at least one.") }
         }
@@ -74,7 +83,8 @@ struct SearchPipeline: Sendable {
             final = data
             if case .data(let produced) = value, !produced.items.isEmpty { items = produced.items }
         }
-        return Outcome(matched: found.matched, items: items, passages: found.passages, final: final, notes: notes)
+        return Outcome(matched: found.matched, items: items, passages: found.passages, nearInMeaningOnly: found.nearInMeaningOnly,
+                       final: final, notes: notes)
     }
 
     // MARK: The search
@@ -100,7 +110,10 @@ struct SearchPipeline: Sendable {
         return nil
     }
 
-    private func predicate(for source: ResolvedSource, anyTerm: Bool, dates includeDates: Bool = true,
+    /// The request as a predicate; with `meaning`, a words search on an index with vectors also
+    /// ranks by the question's meaning (`question`), unless it searches words only or sorts by
+    /// an attribute.
+    private func predicate(for source: ResolvedSource, anyTerm: Bool, meaning: Bool = false, dates includeDates: Bool = true,
                            filters includeFilters: Bool = true) throws(SearchToolError) -> QueryPredicate {
         var parts: [QueryPredicate] = []
         if !request.terms.isEmpty {
@@ -137,6 +150,9 @@ struct SearchPipeline: Sendable {
             parts.append(.inRange(dates.attribute, lower: .date(from.start), upper: .date(to.end)))
         }
         if let contentType = request.contentType { parts.append(.contentType(contentType)) }
+        if meaning, let question, wordsSearch != .fullText, !request.terms.isEmpty, source.index.embedder != nil, sortOrder == [.relevance] {
+            parts.append(.meaning(question))
+        }
         return parts.isEmpty ? .all : parts.count == 1 ? parts[0] : .and(parts)
     }
 
@@ -163,14 +179,16 @@ struct SearchPipeline: Sendable {
     private func search(_ predicates: [QueryPredicate]) async throws -> Found {
         var ranked: [Ranked] = []
         var passages: [String: PassageMatch] = [:]
+        var nearInMeaningOnly = Set<String>()
         var notes: [String] = []
         var matched = 0
         for (number, (source, predicate)) in zip(sources, predicates).enumerated() {
             let page = try await source.index.searchCountingFoundItems(SearchQuery(predicate, sort: sortOrder, limit: limit(for: source),
                                                                                    fetchAttributes: source.fetchAttributes,
-                                                                                   snippetLength: snippetLength))
+                                                                                   snippetLength: snippetLength, wordsSearch: wordsSearch))
             matched += page.foundItemCount
             let hits = page.hits
+            nearInMeaningOnly.formUnion(hits.filter(\.isNearInMeaningOnly).map(\.item.uniqueIdentifier))
             for hit in hits { if let passage = hit.passage { passages[hit.item.uniqueIdentifier] = passage } }
             let hydrated = await hydrate(hits.map(\.item), from: source, keeping: source.fetchAttributes)
             notes += hydrated.notes
@@ -185,7 +203,8 @@ struct SearchPipeline: Sendable {
         let cap = request.limit ?? Self.defaultLimit
         let items = ranked.prefix(sources.count > 1 ? cap : ranked.count).map(\.item)
         let kept = Set(items.map(\.uniqueIdentifier))
-        return Found(items: items, passages: passages.filter { kept.contains($0.key) }, matched: matched, notes: notes)
+        return Found(items: items, passages: passages.filter { kept.contains($0.key) }, nearInMeaningOnly: nearInMeaningOnly.intersection(kept),
+                     matched: matched, notes: notes)
     }
 
     /// Lays the delegate's items over the index's when some fetched attribute is missing.

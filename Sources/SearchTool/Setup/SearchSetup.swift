@@ -27,6 +27,8 @@ public struct SearchSetup: Sendable {
     public let instructions: String
     /// The moment each question's relative dates resolve against (`SearchTool.Configuration.now`).
     public let now: @Sendable () -> Date
+    /// How searches' words find items (`SearchTool.Configuration.wordsSearch`).
+    public let wordsSearch: WordsSearch
 
     /// Results show at most this many attributes: a 4K–8K window cannot afford every column.
     public static let maximumFetchAttributes = 8
@@ -34,7 +36,7 @@ public struct SearchSetup: Sendable {
     /// `now` defaults to the clock; pass a fixed date to replay questions like "this month"
     /// against the day a dataset was written (as `eval --today` does).
     public init(index: SearchableIndex, guide level: GuideLevel = .focused, format: FormatLevel = .structured,
-                now: @escaping @Sendable () -> Date = { Date() }) async throws {
+                wordsSearch: WordsSearch = .hybrid, now: @escaping @Sendable () -> Date = { Date() }) async throws {
         let catalogue = try await index.attributeCatalogue()
         // Items with paths came from a folder (FileSource); they read best as documents.
         let isFolder = catalogue.contains { $0.attribute == .path && $0.itemCount > 0 }
@@ -48,6 +50,7 @@ public struct SearchSetup: Sendable {
         }
         self.index = index
         self.now = now
+        self.wordsSearch = wordsSearch
         fetchAttributes = attributes
         customKinds = Dictionary(catalogue.filter(\.isCustom).map { ($0.attribute, $0.kind) }, uniquingKeysWith: { first, _ in first })
         // Focused uses the `.items` domain (title and text) for folders too: `.documents` adds a
@@ -69,7 +72,7 @@ public struct SearchSetup: Sendable {
     public func makeSession(model: any LanguageModel, window: ContextWindow?, thinking: Bool,
                             extraTools: [any Tool] = []) -> (LanguageModelSession, SearchTool) {
         let source = IndexSource(index: index, fetchAttributes: fetchAttributes, customAttributeKinds: customKinds)
-        let tool = SearchTool(configuration: .init(sources: [.index(source)], guide: guide, now: now))
+        let tool = SearchTool(configuration: .init(sources: [.index(source)], guide: guide, wordsSearch: wordsSearch, now: now))
         let session = LanguageModelSession(model: model, tools: extraTools + [tool, tool.fetchTool], instructions: instructions,
                                            contextWindow: window, thinking: thinking)
         return (session, tool)

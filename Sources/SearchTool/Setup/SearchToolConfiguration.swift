@@ -1,4 +1,5 @@
 import Foundation
+import SearchIndex
 
 extension SearchTool {
     /// Everything that shapes the tool (Apple's `SpotlightSearchTool.Configuration`); every
@@ -23,6 +24,9 @@ extension SearchTool {
         /// around the matched words, so the sentence that answers reaches the model without a
         /// fetch (nil: no snippets). It counts against `maximumResponseSize` like any attribute.
         public var snippetLength: Int?
+        /// How a search's words find items: hybrid by default (words and meaning, on an index
+        /// with an embedder), or words or meaning alone (`eval --words-search` compares them).
+        public var wordsSearch: WordsSearch
         /// The tool's name on the wire.
         public var name: String
         /// The fetch tool's name on the wire.
@@ -41,7 +45,7 @@ extension SearchTool {
 
         public init(sources: [SearchSource] = [], guide: Guide = .complete, contactResolver: (any ContactResolver)? = nil,
                     customStages: [any CustomStage] = [], maximumResponseSize: Int? = 4_000, snippetLength: Int? = 200,
-                    name: String = "spotlight_search",
+                    wordsSearch: WordsSearch = .hybrid, name: String = "spotlight_search",
                     fetchToolName: String = "fetch_item", restrictsTermsToQuestion: Bool = true,
                     hydrationTimeout: Duration = .seconds(2), now: @escaping @Sendable () -> Date = { Date() }) {
             self.sources = sources
@@ -50,6 +54,7 @@ extension SearchTool {
             self.customStages = customStages
             self.maximumResponseSize = maximumResponseSize
             self.snippetLength = snippetLength
+            self.wordsSearch = wordsSearch
             self.name = name
             self.fetchToolName = fetchToolName
             self.restrictsTermsToQuestion = restrictsTermsToQuestion

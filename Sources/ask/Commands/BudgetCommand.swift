@@ -27,7 +27,7 @@ struct BudgetCommand: Command {
         let selection = try data.selection()
         let modelOptions = ModelOptions(model: self.model, context: context)
         let model = try modelOptions.loadVocabulary()
-        let opened = try await IndexOpener().open(selection)
+        let opened = try await data.opener.open(selection)
         let setup = try await SearchSetup(index: opened.index, guide: guide.level, format: guide.format)
         let (session, tool) = setup.makeSession(model: model, window: modelOptions.window(for: model), thinking: thinking)
         defer { tool.finish() }

@@ -15,6 +15,7 @@ struct IndexCommand: Command {
     @Option("corpus", .text("FILE.jsonl"), help: "Index a corpus: one JSON object per line (id, domain, contentType, attributes, custom).")
     var corpus: String?
     @Option("index", .text("NAME"), help: "The index's name (default: the folder's or file's name).") var index: String?
+    @Option(.embeddingModel) var embeddingModel: String?
     @Option("check", .text("NAME"), help: "Check the index's word shortlists against its full-text index (exit 1 when some disagree).")
     var check: String?
     @Option("repair", .text("NAME"), help: "Rebuild the word shortlists that disagree with the full-text index.") var repair: String?
@@ -43,12 +44,13 @@ struct IndexCommand: Command {
     func run() async throws -> Int32 {
         switch try action() {
         case .build(let selection):
-            let opened = try await IndexOpener().open(selection)
+            let opened = try await IndexOpener(embeddingModel: embeddingModel).open(selection)
             if json {
                 print(json: BuildReport(opened))
             } else {
                 let what = opened.summary ?? "already up to date"
-                Terminal.output("Index '\(opened.name)': \(what); \(opened.itemCount) items in \(opened.index.fileURL.path)\n")
+                let vectors = opened.vectors.map { "vectors by \($0.prefix { $0 != " " })" } ?? "no vectors (full text only)"
+                Terminal.output("Index '\(opened.name)': \(what); \(opened.itemCount) items, \(vectors), in \(opened.index.fileURL.path)\n")
                 Terminal.output(Self.skippedLines(opened.report?.skipped ?? [:]))
             }
             return 0
@@ -103,6 +105,8 @@ struct IndexCommand: Command {
     private struct BuildReport: Encodable {
         struct Skipped: Encodable { let path: String, reason: String }
         let index: String, path: String, itemCount: Int, summary: String
+        /// The embedding model of the index's vectors; nil for full text only.
+        let vectors: String?
         let indexed: Int?, unchanged: Int?, removed: Int?
         let skipped: [Skipped]
         let limitsReached: [String]
@@ -112,6 +116,7 @@ struct IndexCommand: Command {
             path = opened.index.fileURL.path
             itemCount = opened.itemCount
             summary = opened.summary ?? "already up to date"
+            vectors = opened.vectors
             indexed = opened.report?.indexed
             unchanged = opened.report?.unchanged
             removed = opened.report?.removed

@@ -1,7 +1,8 @@
 import CommandLineArguments
 import Foundation
 
-/// `ask models`: every model in models.lock, which are installed, and how to get the others.
+/// `ask models`: every model in models.lock (the generation models, then the embedding models
+/// indexes make their vectors with), which are installed, and how to get the others.
 struct ModelsCommand: Command {
     static let configuration = CommandConfiguration(
         tool: "ask", name: "models", abstract: "List the models in models.lock and which of them are installed.")
@@ -13,17 +14,27 @@ struct ModelsCommand: Command {
         let locator = ModelLocator(catalog: catalog)
         Terminal.output("Models in \(catalog.url.path):\n")
         for entry in catalog.models {
-            let marker = entry.name == catalog.defaultModel ? " (default)" : ""
-            let installed = try? locator.locate(entry.name)
-            Terminal.output("\n\(entry.name)\(marker): \(entry.displayName)\n")
-            Terminal.output("  file:     \(entry.file)\(entry.sizeBytes.map { " (\(ByteCountFormatter.string(fromByteCount: Int64($0), countStyle: .file)))" } ?? "")\n")
-            Terminal.output("  template: \(entry.templateFamily)\(entry.trainedContext.map { ", trained context \($0.formatted()) tokens" } ?? "")\n")
-            if let installed {
-                Terminal.output("  status:   installed at \(installed.path)\n")
-            } else {
-                Terminal.output("  status:   not installed; to get it, \(entry.howToGet)\n")
-            }
+            describe(entry, isDefault: entry.name == catalog.defaultModel, installedAt: try? locator.locate(entry.name),
+                  kind: "template: \(entry.templateFamily ?? "from the file")")
+        }
+        if !catalog.embeddingModels.isEmpty {
+            Terminal.output("\nEmbedding models (the vectors of search by meaning; --embedding-model none turns them off):\n")
+        }
+        for entry in catalog.embeddingModels {
+            describe(entry, isDefault: entry.name == catalog.defaultEmbeddingModel, installedAt: try? locator.locate(entry.name),
+                  kind: "kind:     sentence embeddings")
         }
         return 0
+    }
+
+    private func describe(_ entry: ModelCatalog.Entry, isDefault: Bool, installedAt installed: URL?, kind: String) {
+        Terminal.output("\n\(entry.name)\(isDefault ? " (default)" : ""): \(entry.displayName)\n")
+        Terminal.output("  file:     \(entry.file)\(entry.sizeBytes.map { " (\(ByteCountFormatter.string(fromByteCount: Int64($0), countStyle: .file)))" } ?? "")\n")
+        Terminal.output("  \(kind)\(entry.trainedContext.map { ", trained context \($0.formatted()) tokens" } ?? "")\n")
+        if let installed {
+            Terminal.output("  status:   installed at \(installed.path)\n")
+        } else {
+            Terminal.output("  status:   not installed; to get it, \(entry.howToGet)\n")
+        }
     }
 }

@@ -34,6 +34,7 @@ struct QuestionCommand: Command {
     var images: [String]
     @Option("max-tokens", .wholeNumber(atLeast: 1), help: "Most tokens per generation round (default: a quarter of the window, at most 512).")
     var maximumTokens: Int?
+    @Option(.answer) var answerStyle: GenerationOptions.AnswerStyle
     @Flag("think", help: "Let a thinking model (Qwen3) think before answering (costs tokens).") var thinking: Bool
     @Flag("json", help: "Print one JSON object: answer, sources, trace, timings, tokens.") var json: Bool
     @Flag("trace", help: "Print the full transcript after the answer.") var trace: Bool
@@ -57,7 +58,7 @@ struct QuestionCommand: Command {
         let interactive = question == nil && Terminal.standardInputIsTerminal
         InterruptMonitor.shared.install(interactive: interactive)
         _ = try modelOptions.locate()
-        let opened = try await IndexOpener().open(selection)
+        let opened = try await data.opener.open(selection)
         if let summary = opened.summary, Terminal.standardErrorIsTerminal {
             Terminal.error("Index '\(opened.name)': \(summary)\n")
         }
@@ -65,7 +66,7 @@ struct QuestionCommand: Command {
         let (model, loadDuration) = try await modelOptions.load()
         try modelOptions.checkContext(for: model)
         let runner = QuestionRunner(model: model, setup: setup, images: imageOptions, window: context, maximumTokens: maximumTokens, thinking: thinking,
-                                    json: json, fullTrace: trace, loadDuration: loadDuration)
+                                    answerStyle: answerStyle, json: json, fullTrace: trace, loadDuration: loadDuration)
         if let question {
             try await answer(question, with: runner)
             return 0

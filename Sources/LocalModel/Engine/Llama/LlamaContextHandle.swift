@@ -22,10 +22,7 @@ final class LlamaContextHandle {
         // reserves compute buffer for one output per batch token (49,152 × 512 floats, 96 MiB,
         // for SmolLM2). llama-server sets the same limit.
         params.n_outputs_max = 1
-        let (context, log) = LlamaRuntime.capturingLog { llama_init_from_model(model.pointer, params) }
-        guard let context else {
-            throw .outOfMemory(what: "a \(contextSize)-token context (\(log.last ?? "llama_init_from_model failed"))")
-        }
+        let context = try model.newContext(params, what: "a \(contextSize)-token context")
         self.pointer = context
         self.model = model
         self.size = Int(llama_n_ctx(context))

@@ -15,8 +15,8 @@ enum LlamaGrammar {
             switch constraint.activation {
             case .immediate:
                 return llama_sampler_init_grammar(model.vocab, constraint.gbnf, constraint.root)
-            case .lazy(let trigger, let includesTrigger, let tokens):
-                let escaped = escapeRegex(trigger)
+            case .lazy(let triggers, let includesTrigger, let tokens):
+                let escaped = "(?:" + triggers.map(escapeRegex).joined(separator: "|") + ")"
                 let pattern = includesTrigger ? "[\\s\\S]*?(" + escaped + "[\\s\\S]*)" : "[\\s\\S]*?" + escaped + "\\s*([\\s\\S]*)"
                 let owned = [strdup(pattern)]
                 defer { owned.forEach { free($0) } }

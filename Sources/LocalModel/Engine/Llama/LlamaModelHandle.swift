@@ -38,6 +38,14 @@ final class LlamaModelHandle: @unchecked Sendable {
         RPCServerLoss.release(on: rpcServers) { llama_model_free(pointer) }
     }
 
+    /// A new `llama_context` on this model; `what` names it in the error when llama.cpp
+    /// cannot allocate it, with the reason llama.cpp logged.
+    func newContext(_ params: llama_context_params, what: String) throws(LocalModelError) -> OpaquePointer {
+        let (context, log) = LlamaRuntime.capturingLog { llama_init_from_model(pointer, params) }
+        guard let context else { throw .outOfMemory(what: "\(what) (\(log.last ?? "llama_init_from_model failed"))") }
+        return context
+    }
+
     // MARK: Metadata
 
     func metadata(_ key: String) -> String? {

@@ -41,8 +41,8 @@ final class LlamaSampler {
         self.grammar = try constraint.map { constraint throws(LocalModelError) in
             try LlamaGrammar.make(model: model, constraint: constraint)
         }
-        if case .lazy(let trigger, _, let tokens)? = constraint?.activation {
-            triggerWatch = TriggerWatch(trigger: Array(trigger.utf8), tokens: Set(tokens))
+        if case .lazy(let triggers, _, let tokens)? = constraint?.activation {
+            triggerWatch = TriggerWatch(triggers: triggers.map { Array($0.utf8) }, tokens: Set(tokens))
         }
         let chain = llama_sampler_chain_init(llama_sampler_chain_default_params())!
         if options.repetitionPenalty != 1 {
@@ -259,9 +259,10 @@ final class LlamaSampler {
     /// Whether a lazy grammar can take `text` (from its trigger on) as the start of its input,
     /// checked on a fresh immediate copy of the grammar.
     private func grammarCanStart(with text: [UInt8]) -> Bool {
-        guard case .lazy(let trigger, let includesTrigger, _)? = constraint?.activation, let constraint else { return true }
+        guard case .lazy(let triggers, let includesTrigger, _)? = constraint?.activation, let constraint else { return true }
         var input = text
         if !includesTrigger {
+            let trigger = triggers.first { input.starts(with: $0.utf8) } ?? ""
             input.removeFirst(min(trigger.utf8.count, input.count))
             input = Array(input.drop { $0 == 0x20 || $0 == 0x0A || $0 == 0x09 || $0 == 0x0D })
         }

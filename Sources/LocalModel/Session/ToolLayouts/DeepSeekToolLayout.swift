@@ -8,6 +8,7 @@ public struct DeepSeekToolLayout: ToolLayout {
     public let name = "deepseek-v3"
     public let thinking: ThinkingSyntax? = .thinkTags
     public var callSyntax: ToolCallSyntax { .deepSeek }
+    public var resultFraming: [String] { ["<｜tool▁output▁begin｜>", "<｜tool▁output▁end｜>"] }
 
     public init() {}
 

@@ -16,6 +16,7 @@ public struct HermesToolLayout: ToolLayout {
     public init(thinking: ThinkingSyntax? = .thinkTags) { self.thinking = thinking }
 
     public var callSyntax: ToolCallSyntax { .hermes }
+    public var resultFraming: [String] { ["<tool_response>", "</tool_response>"] }
 
     public func systemText(instructions: String, tools: [ToolDefinition]) -> String {
         guard !tools.isEmpty else { return instructions }

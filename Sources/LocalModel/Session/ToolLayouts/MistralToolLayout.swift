@@ -16,6 +16,7 @@ public struct MistralToolLayout: ToolLayout {
     /// the system message stays in its own `[SYSTEM_PROMPT]` turn.
     let isV7: Bool
     public var callSyntax: ToolCallSyntax { .mistral }
+    public var resultFraming: [String] { ["[TOOL_RESULTS]", "[/TOOL_RESULTS]"] }
 
     /// Mistral v3's layout (7B v0.3, Nemo).
     public static let v3 = MistralToolLayout(name: "mistral-v3", isV7: false)

@@ -9,6 +9,7 @@ public struct Phi4ToolLayout: ToolLayout {
     public let name = "phi4-mini"
     public let thinking: ThinkingSyntax? = nil
     public var callSyntax: ToolCallSyntax { .phi4 }
+    public var resultFraming: [String] { ["<|tool_response|>"] }
 
     public init() {}
 

@@ -11,6 +11,10 @@ public protocol ToolLayout: Sendable {
     var callSyntax: ToolCallSyntax { get }
     /// The family's thinking block and its switch; nil for families that do not think.
     var thinking: ThinkingSyntax? { get }
+    /// The text this family writes around a tool's result in the prompt (`<tool_response>`,
+    /// `</tool_response>`): never part of an answer, so the response filter removes it when a
+    /// small model echoes a result. Empty by default.
+    var resultFraming: [String] { get }
     /// The system turn's text: the instructions and whatever this family writes of the tools
     /// there (the rest goes where `turns` puts it).
     func systemText(instructions: String, tools: [ToolDefinition]) -> String
@@ -18,6 +22,10 @@ public protocol ToolLayout: Sendable {
     /// the tool definitions placed where the family's template places them. A system message,
     /// when there is one, comes first and holds `systemText`.
     func turns(_ messages: [ChatMessage], tools: [ToolDefinition]) -> [ChatTurn]
+}
+
+extension ToolLayout {
+    public var resultFraming: [String] { [] }
 }
 
 /// A tool as the prompt describes it.

@@ -1,0 +1,57 @@
+/// The sources one response's tool outputs showed the model, in the order they were shown:
+/// what its citation markers may name and its quotes are taken from.
+///
+/// A tool output contributes the sources its tool attached (`ToolResult.sources`). An output
+/// with none (a count, an OCR tool's text, a tool that knows nothing of sources) is itself one
+/// source, named after its tool (`spotlight_search`, then `spotlight_search-2`), whose text is
+/// the output's text, so a quote of a count can be cited too. Error outputs and repeats show
+/// nothing new. Two sources with one id (a search result, then the same item fetched) become
+/// one whose text holds both.
+struct ResponseSources: Sendable, Hashable {
+    private(set) var sources: [CitableSource] = []
+
+    init(_ entries: some Sequence<Transcript.Entry>) {
+        var toolOutputs: [String: Int] = [:]
+        for case .toolOutput(let output) in entries where !output.isError && output.repeatedCallID == nil {
+            if output.sources.isEmpty {
+                let count = toolOutputs[output.toolName, default: 0] + 1
+                toolOutputs[output.toolName] = count
+                add(CitableSource(id: count == 1 ? output.toolName : "\(output.toolName)-\(count)", text: output.text))
+            } else {
+                output.sources.forEach { add($0) }
+            }
+        }
+    }
+
+    private mutating func add(_ source: CitableSource) {
+        guard Citation.isCitable(source.id) else { return }
+        if let index = sources.firstIndex(where: { $0.id == source.id }) {
+            if !sources[index].text.contains(source.text) { sources[index].text += "\n" + source.text }
+        } else {
+            sources.append(source)
+        }
+    }
+
+    var isEmpty: Bool { sources.isEmpty }
+    var identifiers: [String] { sources.map(\.id) }
+
+    /// Every sentence of every source with the source it came from, each pair once, in order.
+    /// A sentence with a bracket ("[text cut: 80 more characters left out]") is left out: in an
+    /// answer it would read as a citation marker.
+    var quotes: [(sentence: String, sourceID: String)] {
+        var seen = Set<String>()
+        return sources.flatMap { source in
+            SentenceSplitter.sentences(in: source.text).compactMap { sentence in
+                guard !sentence.contains(where: { $0 == "[" || $0 == "]" }) else { return nil }
+                return seen.insert(source.id + "\u{0}" + sentence).inserted ? (sentence, source.id) : nil
+            }
+        }
+    }
+
+    /// Every sentence of every source, each once, in order: what a quote field may hold
+    /// (`GenerationSchema.quote`).
+    var sentences: [String] {
+        var seen = Set<String>()
+        return quotes.map(\.sentence).filter { seen.insert($0).inserted }
+    }
+}

@@ -1,0 +1,48 @@
+import LocalModel
+import SearchIndex
+
+/// The items an output showed the model, as the sources an answer may cite and quote
+/// (`CitableSource`): an item counts when its identifier is in the output's text (a row the
+/// size limit cut is not), and its text is what the model read of it: the title, description
+/// and text among the fetched attributes and its best passage's snippet, or, for a fetched
+/// item, the whole rendering.
+enum ShownSources {
+    /// The attributes whose text a quote may be taken from, when a result row shows them.
+    static let quotable: [SearchableItemAttribute] = [.title, .contentDescription, .textContent]
+
+    /// Result rows: each shown item with the quotable attributes among `attributes`, then the
+    /// snippet of its best passage (`passages`, by identifier), located when the item has several.
+    static func results(_ items: [SearchableItem], in text: String, attributes: [SearchableItemAttribute],
+                        passages: [String: PassageMatch] = [:]) -> [CitableSource] {
+        let shown = quotable.filter(attributes.contains)
+        return items.filter { text.contains(TextFraming.neutralized($0.uniqueIdentifier)) }.map { item in
+            let match = passages[item.uniqueIdentifier]
+            let lines = shown.compactMap { item.attributeSet[$0].map(attributeText) } + [match.map { TextFraming.neutralized($0.snippet) } ?? ""]
+            return CitableSource(id: item.uniqueIdentifier, text: lines.filter { !$0.isEmpty }.joined(separator: "\n"),
+                                 location: match.flatMap { $0.passage.count > 1 ? $0.passage.location.description : nil })
+        }
+    }
+
+    /// A stage's output: its item rows; an aggregate (a count, groups, a statistic) shows none,
+    /// and the session then takes the output itself as one source.
+    static func results(of data: SearchPipelineData, in text: String, attributes: [SearchableItemAttribute],
+                        passages: [String: PassageMatch] = [:]) -> [CitableSource] {
+        switch data {
+        case .items, .scoredItems: results(data.items, in: text, attributes: attributes, passages: passages)
+        case .groupedItems, .count, .table, .statistic, .text: []
+        }
+    }
+
+    /// A fetched item, or one place of it: the whole text the model read.
+    static func fetched(_ item: SearchableItem, text: String, location: String? = nil) -> [CitableSource] {
+        [CitableSource(id: item.uniqueIdentifier, text: text, location: location)]
+    }
+
+    private static func attributeText(_ value: AttributeValue) -> String {
+        switch value {
+        case .string(let text): TextFraming.neutralized(text)
+        case .strings(let texts): texts.map(TextFraming.neutralized).joined(separator: ", ")
+        case .number, .date: ""
+        }
+    }
+}

@@ -1,0 +1,58 @@
+import Foundation
+import Testing
+import Evaluations
+import LocalModel
+
+/// Citation precision, cited-expected coverage and quote fidelity, read from scripted answers
+/// over the real trails corpus and search tool (the scripted model ignores grammars, so an
+/// answer can cite what it was never shown, which the metrics must catch). trail-001's
+/// description is "Granite staircase beside Vernal Fall, soaked by spray at high water."; Priya
+/// is in the notes of trail-001 and trail-014.
+@Suite("Citation and quote metrics on scripted answers")
+struct CitationMetricTests {
+    @Test func markersThatNameNothingShownLowerPrecisionAndQuotesAreCheckedVerbatim() async throws {
+        let sample = Scripted.sample(["trail-001", "trail-014"])
+        let answer = "Granite staircase beside Vernal Fall, soaked by spray at high water. [trail-001] The Grand Canyon is wide. [trail-099]"
+        let result = try await Scripted.run(sample, script: [Scripted.search(#"{"terms": ["priya"]}"#), answer])
+        let m = result.metrics
+        #expect(m.citationMarkers == 2 && m.validCitationMarkers == 1)
+        #expect(m.citationPrecision == 0.5)
+        #expect(m.citedIdentifiers == ["trail-001"])
+        #expect(m.citedExpectedCoverage == 0.5)
+        #expect(m.quotes == 2 && m.verbatimQuotes == 1)
+        #expect(m.quoteFidelity == 0.5)
+    }
+
+    @Test func aFetchedTextAndALeadInCountAsRetrievedAndAnAnswerWithoutMarkersHasNoPrecision() async throws {
+        let sample = Scripted.sample(["trail-001"])
+        let fetched = try await Scripted.run(sample, script: [
+            Scripted.search(#"{"terms": ["priya"]}"#), Scripted.fetch("trail-001"),
+            "From your notes: Hiked with my sister Priya on a Friday in mid-June, when the Merced River was running high from snowmelt. [trail-001]",
+        ])
+        #expect(fetched.metrics.citationPrecision == 1)
+        #expect(fetched.metrics.quoteFidelity == 1, "the quote is fetched text after a lead-in")
+
+        let plain = try await Scripted.run(sample, script: [Scripted.search(#"{"terms": ["priya"]}"#), "The Mist Trail."])
+        #expect(plain.metrics.citationPrecision == nil && plain.metrics.quoteFidelity == nil)
+        #expect(plain.metrics.citedExpectedCoverage == 0)
+    }
+
+    @Test func aMarkerStatesNoFact() async throws {
+        let sample = Scripted.sample(["trail-004"], facts: ["4"])
+        let cited = try await Scripted.run(sample, script: [Scripted.search(#"{"terms": ["coastal"]}"#), "Lands End Coastal Trail [trail-004]"])
+        #expect(cited.metrics.grounded == false && cited.metrics.missingFacts == ["4"])
+        let stated = try await Scripted.run(sample, script: [Scripted.search(#"{"terms": ["coastal"]}"#), "count: 4 [spotlight_search]"])
+        #expect(stated.metrics.grounded == true)
+    }
+
+    @Test func theAggregatePoolsMarkersAndQuotes() async throws {
+        let results = try await Scripted.run([Scripted.sample(["trail-001"]), Scripted.sample(["trail-001"])], script: [
+            Scripted.search(#"{"terms": ["priya"]}"#), "Granite staircase beside Vernal Fall, soaked by spray at high water. [trail-001]",
+            Scripted.search(#"{"terms": ["priya"]}"#), "Invented. [trail-001] Also invented. [nowhere] More. [nothing]",
+        ])
+        let aggregate = AggregateMetrics(results)
+        #expect(aggregate.citationPrecision == 2.0 / 4.0)
+        #expect(aggregate.quoteFidelity == 1.0 / 4.0)
+        #expect(aggregate.citedExpectedCoverage == 1)
+    }
+}

@@ -1,0 +1,28 @@
+import Evaluations
+import Foundation
+import SearchIndex
+import SearchTool
+import Testing
+
+/// `eval --words-search`: the same paraphrased question, answered with the same search, reaches
+/// its note only when the search ranks by meaning as well (the real embedding model over the
+/// real sample corpus), and the report says how the words searched.
+@Suite(.serialized) struct WordsSearchEvaluationTests {
+    static let embeddingModel = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().appendingPathComponent("models/all-MiniLM-L6-v2.F16.gguf")
+
+    @Test func aParaphraseReachesItsNoteByHybridSearchAndNotByFullText() async throws {
+        let samples = try SampleReader().samples(contentsOf: SampleData.paraphraseSamples)
+        let sample = try #require(samples.first { $0.id == "sheep-curled-horns" })
+        let embedder = try ModelTextEmbedder(contentsOf: Self.embeddingModel, threads: 2)
+        // the search a small model writes from the question's words: none is in the note
+        let script = [Scripted.search(#"{"terms": ["wild", "curled"]}"#), "Ryan Mountain Trail."]
+        let fullText = try #require(try await Scripted.run([sample], script: script, embedder: embedder, wordsSearch: .fullText).first)
+        let hybrid = try #require(try await Scripted.run([sample], script: script, embedder: embedder, wordsSearch: .hybrid).first)
+        #expect(fullText.metrics.resultCoverage == 0)
+        #expect(hybrid.metrics.resultCoverage == 1)
+        // without vectors, hybrid is full text
+        let withoutVectors = try #require(try await Scripted.run([sample], script: script, wordsSearch: .hybrid).first)
+        #expect(withoutVectors.metrics.resultCoverage == 0)
+    }
+}

@@ -1,0 +1,48 @@
+import Foundation
+import Testing
+@testable import SearchIndex
+
+/// The sentence pieces the index embeds: sentences, short ones joined, long ones cut between
+/// words, every word kept in order.
+@Suite struct SentencePiecesTests {
+    static func words(_ text: String) -> [Substring] { text.split(whereSeparator: \.isWhitespace) }
+
+    @Test func sentencesBecomePiecesAndShortOnesAreJoined() {
+        let text = "Short one. Another short. This sentence is long enough on its own to make a piece of the minimum length here! And then a question long enough to stand alone? Yes."
+        let pieces = SentencePieces.pieces(of: text)
+        #expect(pieces.count == 2)
+        #expect(pieces[0].hasPrefix("Short one. Another short. This sentence"))
+        // the tail fragment "Yes." joins the piece before it
+        #expect(pieces[1] == "And then a question long enough to stand alone? Yes.")
+        #expect(pieces.allSatisfy { $0.utf8.count <= SentencePieces.maximumBytes })
+        #expect(pieces.flatMap(Self.words) == Self.words(text))
+    }
+
+    @Test func aLineBreakEndsASentenceAndBlankTextHasNoPieces() {
+        #expect(SentencePieces.pieces(of: "  \n\n ").isEmpty)
+        let text = String(repeating: "heading words without a full stop at all\n", count: 4)
+        let pieces = SentencePieces.pieces(of: text)
+        #expect(pieces.count == 2)
+        #expect(pieces.flatMap(Self.words) == Self.words(text))
+    }
+
+    @Test func aLongSentenceIsCutBetweenWords() {
+        let text = (1...200).map { "word\($0)" }.joined(separator: " ") + "."
+        let pieces = SentencePieces.pieces(of: text)
+        #expect(pieces.count > 2)
+        #expect(pieces.allSatisfy { $0.utf8.count <= SentencePieces.maximumBytes })
+        #expect(pieces.flatMap(Self.words) == Self.words(text))
+    }
+
+    @Test func aShortItemIsEmbeddedAsItsSummaryAndItsSentences() {
+        var set = SearchableItemAttributeSet(contentType: "public.text")
+        set.title = "Ryan Mountain"
+        set.contentDescription = "Desert climb."
+        set.textContent = "A bighorn ram watched me from the rocks near the two kilometre mark for minutes. There is no water anywhere on this trail at all, so carry three litres."
+        let pieces = PassageEmbeddingText.pieces(of: SearchableItem(uniqueIdentifier: "t", attributeSet: set))
+        #expect(pieces.map(\.sentence) == [nil, 0, 1])
+        #expect(pieces.allSatisfy { $0.passage == 0 && $0.text.hasPrefix("Ryan Mountain\n") })
+        #expect(pieces[0].text == "Ryan Mountain\nDesert climb.")
+        #expect(pieces[1].text.hasSuffix("for minutes."))
+    }
+}

@@ -1,0 +1,42 @@
+import Foundation
+import LocalModel
+import SearchIndex
+import SearchTool
+import Testing
+
+/// The sources the search and fetch tools attach to their results (issue 24): exactly the items
+/// the model was shown, with the text it read of them.
+@Suite struct ShownSourcesTests {
+    @Test func aSearchAttachesTheShownRowsWithTheTextTheyShow() async throws {
+        let (index, _) = try await TrailCorpus.index()
+        let tool = SearchTool(configuration: .init(sources: [TrailCorpus.source(index, fetch: [.title, .rating, .textContent])],
+                                                   maximumResponseSize: 400))
+        let result = try await tool.result(for: try #require(JSONValue.query(["limit": 12])))
+        let shown = result.text.split(separator: "\n").compactMap { line in
+            (try? JSONValue(parsing: String(line)))?.objectValue?["id"]?.stringValue
+        }
+        #expect(!shown.isEmpty && shown.count < 12, "the size cap leaves rows out: \(result.text)")
+        // the rows the cap left out are no sources
+        #expect(result.sources.map(\.id) == shown)
+        for source in result.sources {
+            let trail = try #require(TrailCorpus.trails.first { $0.id == source.id })
+            // result rows carry no body (it comes through fetch), so the title is all the text shown
+            #expect(!result.text.contains(trail.notes))
+            #expect(source.text == trail.name, "the title, not the rating")
+            #expect(source.location == nil)
+        }
+    }
+
+    @Test func anAggregateAttachesNoRowsAndAFetchAttachesWhatTheModelRead() async throws {
+        let (index, _) = try await TrailCorpus.index()
+        let tool = SearchTool(configuration: .init(sources: [TrailCorpus.source(index)], guide: .complete))
+        let count = try await tool.result(for: try #require(JSONValue.query(["stages": [["stage": "count"]]])))
+        #expect(count.sources.isEmpty, "a count shows no item: the session takes the output itself as the source")
+
+        let id = try #require(TrailCorpus.trails.first?.id)
+        let fetched = try await tool.fetchTool.result(for: .init(["id": .string(id)] as JSONValue))
+        #expect(fetched.sources == [CitableSource(id: id, text: fetched.text)])
+        let missing = try await tool.fetchTool.result(for: .init(["id": "trail-nowhere"] as JSONValue))
+        #expect(missing.sources.isEmpty)
+    }
+}
