@@ -17,6 +17,11 @@ struct RPCTests {
         try LocalModel(contentsOf: TestModel.url, configuration: .init(threads: 2, gpuLayers: 20, rpcServers: servers, tensorSplit: split))
     }
 
+    /// Half of SmolLM2's 30 layers on `server`, the rest here.
+    func halfOn(_ server: RPCServer) throws -> LocalModel {
+        try LocalModel(contentsOf: TestModel.url, configuration: .init(threads: 2, gpuLayers: 15, rpcServers: [server]))
+    }
+
     static func residentBytes(of pid: Int32) throws -> Int {
         let status = try String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8)
         let line = status.split(separator: "\n").first { $0.hasPrefix("VmRSS:") } ?? ""
@@ -56,7 +61,7 @@ struct RPCTests {
     @Test func aServerKilledMidAnswerEndsTheQuestionWithATypedError() async throws {
         let server = try RPCServerProcess()
         defer { server.stop() }
-        let model = try LocalModel(contentsOf: TestModel.url, configuration: .init(threads: 2, gpuLayers: 15, rpcServers: [server.server]))
+        let model = try halfOn(server.server)
         let stream = try model.makeContext(window: .k4).generate(prompt: prompt("Tell me a long story about a lighthouse."), parameters: Self.untilTheWindowIsFull)
         server.stop(afterComputing: Self.ticksBeforeTheKill)
         do {
@@ -83,7 +88,7 @@ struct RPCTests {
         let question = prompt("Name three rivers in Europe and say one thing about each.")
         let parameters = GenerationParameters(maximumTokens: 32, stopsAtEndOfGeneration: false)
         let (alone, _) = try await TestModel.collect(local.makeContext(window: .k4).generate(prompt: question, parameters: parameters))
-        let remote = try LocalModel(contentsOf: TestModel.url, configuration: .init(threads: 2, gpuLayers: 15, rpcServers: [server.server]))
+        let remote = try halfOn(server.server)
         let remoteContext = try remote.makeContext(window: .k4)
         let besideContext = try local.makeContext(window: .k4)
         // both answers go to the engine thread at once; the server dies under the first
@@ -104,7 +109,7 @@ struct RPCTests {
     @Test func aServerThatDiesBetweenQuestionsEndsTheNextWithATypedError() async throws {
         let server = try RPCServerProcess()
         defer { server.stop() }
-        var model: LocalModel? = try LocalModel(contentsOf: TestModel.url, configuration: .init(threads: 2, gpuLayers: 15, rpcServers: [server.server]))
+        var model: LocalModel? = try halfOn(server.server)
         let parameters = GenerationParameters(maximumTokens: 4)
         let (first, _) = try await TestModel.collect(try #require(model).makeContext(window: .k4).generate(prompt: prompt("Say hello."), parameters: parameters))
         #expect(!first.isEmpty)
@@ -125,7 +130,7 @@ struct RPCTests {
 
     @Test func aModelLetGoOfAfterItsServerStoppedLeavesTheProcessRunning() async throws {
         let server = try RPCServerProcess()
-        var model: LocalModel? = try LocalModel(contentsOf: TestModel.url, configuration: .init(threads: 2, gpuLayers: 15, rpcServers: [server.server]))
+        var model: LocalModel? = try halfOn(server.server)
         #expect(model != nil)
         server.stop()
         // its buffers are freed on the engine thread, which meets the dead server there
@@ -135,7 +140,7 @@ struct RPCTests {
         #expect(!after.isEmpty)
         // and the server is known lost: a new model on it is refused with the same error
         #expect(throws: LocalModelError.rpcServerDied(server: server.server.description)) {
-            _ = try LocalModel(contentsOf: TestModel.url, configuration: .init(threads: 2, gpuLayers: 15, rpcServers: [server.server]))
+            _ = try halfOn(server.server)
         }
     }
 
