@@ -39,7 +39,9 @@ export DEBIAN_FRONTEND=noninteractive
 base_packages=(pkg-config libsqlite3-dev libedit-dev poppler-utils
   libtesseract-dev libleptonica-dev tesseract-ocr-eng libzbar-dev tesseract-ocr zbar-tools
   imagemagick qrencode barcode ghostscript fonts-dejavu-core)
-llama_packages=(libllama-dev libggml-dev llama.cpp-tools)
+# The RPC backend and its server (ggml-rpc-server) spread a model over other machines; they
+# are small, and the loopback tests and the bench `rpc` section need them, so always installed.
+llama_packages=(libllama-dev libggml-dev llama.cpp-tools libggml0-backend-rpc llama.cpp-tools-extra)
 gpu_packages=(libggml0-backend-vulkan)
 
 missing() { # prints the packages among "$@" that are not installed

@@ -1,7 +1,8 @@
 import CommandLineArguments
 
-/// The command line of `bench`. `--model` and `--threads` are the declarations `ask` uses, so
-/// the benchmark finds the same model through models.lock and defaults to the same threads.
+/// The command line of `bench`. `--model`, `--threads`, `--gpu-layers`, `--rpc` and
+/// `--tensor-split` are the declarations `ask` uses, so the benchmark finds the same model
+/// through models.lock, defaults to the same threads and places the layers the same way.
 /// The words after the options pick a child mode that sections start themselves.
 struct BenchmarkArguments: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -25,6 +26,7 @@ struct BenchmarkArguments: ParsableCommand {
     @Flag("quick", help: "Smaller sizes and fewer repetitions: every section in minutes, for a comparison in one session.") var quick: Bool
     @Option(.model) var model: String?
     @Option(.threads) var threads: Int?
+    @OptionGroup var placement: PlacementOptions
     @Option(.chatTemplate) var chatTemplate: String?
     @Option("section", ArgumentType.choice.named("NAME"), help: "Run this section only (repeatable; default: every section).") var sections: [BenchmarkSection]
     @Option("json", .text("FILE"), help: "Also write the run's results as JSON to FILE.") var json: String?

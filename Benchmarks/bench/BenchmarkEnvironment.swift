@@ -1,3 +1,4 @@
+import CommandLineArguments
 import Foundation
 import LocalModel
 import Synchronization
@@ -10,10 +11,16 @@ struct BenchmarkEnvironment: Sendable {
     var threads: Int
     /// `--chat-template`, for models whose file names no layout.
     var chatTemplate: String?
+    /// `--gpu-layers`, `--rpc`, `--tensor-split`: where the sections' model runs.
+    var placement: PlacementOptions
     var workDirectory: URL
 
-    /// How every section loads the model: the run's threads and chat layout.
-    var modelConfiguration: LocalModel.Configuration { .init(threads: threads, chatTemplate: chatTemplate) }
+    /// How every section loads the model: the run's threads, chat layout and placement.
+    var modelConfiguration: LocalModel.Configuration {
+        var configuration = LocalModel.Configuration(threads: threads, chatTemplate: chatTemplate)
+        placement.apply(to: &configuration)
+        return configuration
+    }
 
     /// Cores, CPU model, the model file and its sha256, the llama.cpp package version and the
     /// date: the line every section's results carry. Computed once per run (hashing the model

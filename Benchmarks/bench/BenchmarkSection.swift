@@ -2,6 +2,7 @@
 /// on the command line (`bench --section prefix-cache`).
 enum BenchmarkSection: String, CaseIterable, Sendable {
     case engine
+    case rpc
     case index
     case passages
     case embedding
@@ -21,6 +22,8 @@ enum BenchmarkSection: String, CaseIterable, Sendable {
         switch self {
         case .engine:
             try await EngineBenchmark.run(environment)
+        case .rpc:
+            try await RPCBenchmark.run(environment)
         case .index:
             try await IndexBenchmark.run(itemCount: environment.quick ? 100_000 : 1_000_000,
                                          workDirectory: environment.workDirectory.appendingPathComponent("index"))

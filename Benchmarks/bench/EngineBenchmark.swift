@@ -57,7 +57,7 @@ enum EngineBenchmark {
         return runnable.contains(other) ? [best, other] : [best]
     }
 
-    private static func row(_ metric: String, _ ours: [Double], _ reference: [Double]) -> BenchmarkRow {
+    static func row(_ metric: String, _ ours: [Double], _ reference: [Double]) -> BenchmarkRow {
         let ours = Sample(ours), reference = Sample(reference)
         return BenchmarkRow(metric: metric, ours: ours.median, reference: reference.median, unit: "tokens/s", goal: 0.95,
                             higherIsBetter: true, spread: "ours \(ours.spread); llama-bench \(reference.spread)")
@@ -90,6 +90,11 @@ enum EngineBenchmark {
             "-m", environment.modelURL.path, "-p", String(promptTokens), "-n", String(generatedTokens),
             "-t", String(threads), "-r", "1", "-o", "json",
         ])
+        return try speed(ofLlamaBenchJSON: output)
+    }
+
+    /// The pp and tg results of `llama-bench -o json`.
+    static func speed(ofLlamaBenchJSON output: String) throws -> Speed {
         struct Test: Decodable { let n_prompt: Int; let n_gen: Int; let avg_ts: Double }
         let tests = try JSONDecoder().decode([Test].self, from: Data(output.utf8))
         guard let prompt = tests.first(where: { $0.n_prompt > 0 }), let generation = tests.first(where: { $0.n_gen > 0 }) else {
@@ -121,7 +126,7 @@ enum EngineBenchmark {
     }
 
     /// llama-bench sizes its context to each test (prompt + generated tokens); so does this.
-    private static func measure(_ model: LocalModel, prompt: [Token], generate count: Int) async throws -> GenerationSummary {
+    static func measure(_ model: LocalModel, prompt: [Token], generate count: Int) async throws -> GenerationSummary {
         let context = try model.makeContext(window: ContextWindow(tokens: prompt.count + count))
         let parameters = GenerationParameters(maximumTokens: count, stopsAtEndOfGeneration: false)
         for try await event in context.generate(tokens: prompt, parameters: parameters) {

@@ -36,6 +36,7 @@ let environment = BenchmarkEnvironment(
     modelURL: modelURL,
     threads: arguments.threads ?? LocalModel.Configuration().threads,
     chatTemplate: arguments.chatTemplate,
+    placement: arguments.placement,
     workDirectory: FileManager.default.temporaryDirectory.appendingPathComponent("lantern-bench"))
 
 if case .engineProbe = mode {

@@ -4,12 +4,13 @@ import LocalModel
 import TokenBudget
 
 /// What the commands that load a model were told about it: which file (`--model`, found through
-/// models.lock), and, where the command takes them, the context window, GPU layers and threads.
+/// models.lock), and, where the command takes them, the context window, where the layers run
+/// (GPU layers, RPC servers, split) and threads.
 /// nil is "not given": the library's or the model's own default.
 struct ModelOptions: Sendable {
     let model: String?
     var context: ContextWindow? = nil
-    var gpuLayers: Int? = nil
+    var placement = PlacementOptions()
     var threads: Int? = nil
     var chatTemplate: String? = nil
 
@@ -22,7 +23,7 @@ struct ModelOptions: Sendable {
     func load() async throws -> (model: LocalModel, duration: Duration) {
         let url = try locate()
         var configuration = LocalModel.Configuration()
-        if let gpuLayers { configuration.gpuLayers = gpuLayers }
+        placement.apply(to: &configuration)
         if let threads { configuration.threads = threads }
         configuration.chatTemplate = chatTemplate
         let start = ContinuousClock.now

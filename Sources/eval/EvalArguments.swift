@@ -39,6 +39,7 @@ struct EvalArguments: ParsableCommand {
     @Option("words-search", .choice,
             help: "How searches' words find items: hybrid (words and meaning, when there is an embedding model), full-text, or meaning alone; to compare them.")
     var wordsSearch: WordsSearch = .hybrid
+    @OptionGroup var placement: PlacementOptions
     @Option("repeat", .wholeNumber(in: 1...1000), help: "How many times each sample runs.") var repetitions = 1
     @Option("seed", .wholeNumber(), help: "Sample with this seed instead of decoding greedily (each repetition adds one).")
     var seed: UInt32?
@@ -72,6 +73,13 @@ struct EvalArguments: ParsableCommand {
     /// Whether shipped trail samples run (the default set or the paraphrases), whose date
     /// questions resolve against the day they were written.
     var shippedTrailSamples: Bool { samples == nil || samples == Self.paraphrasesName }
+    /// How both kinds of run load the model: its threads, chat layout and where its layers run.
+    var modelConfiguration: LocalModel.Configuration {
+        var configuration = LocalModel.Configuration(chatTemplate: chatTemplate)
+        if let threads { configuration.threads = threads }
+        placement.apply(to: &configuration)
+        return configuration
+    }
     var reportURL: URL? { report.map { URL(fileURLWithPath: $0) } }
     var callsURL: URL? { calls.map { $0 == "builtin" ? SampleData.functionCalls : URL(fileURLWithPath: $0) } }
     var thresholds: EvaluationThresholds { EvaluationThresholds(resultCoverage: minimumCoverage, groundedRate: minimumGrounded) }

@@ -31,7 +31,7 @@ if let callsURL = arguments.callsURL {
     do {
         let url = try ModelLocator().locate(arguments.model)
         cases = try FunctionCallCaseReader().cases(contentsOf: callsURL)
-        model = try LocalModel(contentsOf: url, configuration: .init(chatTemplate: arguments.chatTemplate))
+        model = try LocalModel(contentsOf: url, configuration: arguments.modelConfiguration)
     } catch {
         fail("\(error)")
     }
@@ -56,8 +56,7 @@ do {
     embedder = try ModelLocator().locateEmbeddingModel(arguments.embeddingModel).map { try ModelTextEmbedder(contentsOf: $0, threads: arguments.threads) }
     corpus = try arguments.corpusSource.corpus ?? .items(CorpusReader().items(contentsOf: arguments.corpusURL))
     samples = try SampleReader().samples(contentsOf: arguments.samplesURL)
-    model = try LocalModel(contentsOf: modelURL, configuration: .init(threads: arguments.threads ?? ProcessInfo.processInfo.activeProcessorCount,
-                                                                      chatTemplate: arguments.chatTemplate))
+    model = try LocalModel(contentsOf: modelURL, configuration: arguments.modelConfiguration)
 } catch {
     fail("\(error)")
 }

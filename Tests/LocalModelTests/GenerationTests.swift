@@ -156,7 +156,7 @@ struct GenerationTests {
         let model = try TestModel.shared()
         let context = try model.makeContext(window: .k4)
         let system = template.render([ChatMessage(.system, "You are terse.")], addAssistantPrefix: false)
-        try await context.prefill(prompt: system)
+        _ = try await context.prefill(prompt: system) as Int
         let systemTokens = try model.tokenizer.tokenize(system, addSpecial: true).count
         let (_, summary) = try await TestModel.collect(context.generate(
             prompt: prompt("Hi", system: "You are terse."), parameters: .init(maximumTokens: 2)))

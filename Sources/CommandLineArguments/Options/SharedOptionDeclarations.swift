@@ -49,3 +49,25 @@ extension OptionDeclaration where Value == String? {
              help: "The embedding model for search by meaning: a path, a file in models/, a name from models.lock, or 'none' for full text only (default: the models.lock default embedding model when it is installed).")
     }
 }
+
+extension OptionDeclaration where Value == Int? {
+    /// `--gpu-layers`: layers that leave this machine's CPU, for a GPU or the `--rpc` servers;
+    /// nil is none, or every layer when `--rpc` is given (`ModelPlacementOptions`).
+    package static var gpuLayers: Self {
+        Self("gpu-layers", .wholeNumber(atLeast: 0), help: "Layers to offload to a GPU backend or the --rpc servers (default: 0, CPU only; every layer with --rpc).")
+    }
+}
+
+extension OptionDeclaration where Value == [RPCServer]? {
+    /// `--rpc`: ggml RPC servers that take part of the model's layers (llama.cpp's flag).
+    package static var rpc: Self {
+        Self("rpc", .rpcServers, help: "Spread the model's layers over these ggml-rpc-server instances (unauthenticated: loopback or a trusted network only).")
+    }
+}
+
+extension OptionDeclaration where Value == [Double]? {
+    /// `--tensor-split`: how the offloaded layers divide over the devices (llama.cpp's flag).
+    package static var tensorSplit: Self {
+        Self("tensor-split", .proportions, help: "How the offloaded layers divide over the devices, local GPUs first, then each --rpc server's (default: by free memory).")
+    }
+}

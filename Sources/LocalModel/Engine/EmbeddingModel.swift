@@ -64,9 +64,10 @@ public final class EmbeddingModel: Sendable {
         let purpose = ModelPurpose(metadata: header.metadata)
         guard case .embedding(let pooling) = purpose else { throw .notAnEmbeddingModel(path: url.path, purpose: purpose.description) }
         try LlamaRuntime.initialize()
-        try LlamaRuntime.requireGPUOffload(layers: configuration.gpuLayers)
+        // Where the layers run, as for a generation model (a GPU when asked; no RPC servers).
+        let placement = try LayerPlacement(LocalModel.Configuration(gpuLayers: configuration.gpuLayers))
         let loaded = EngineThread.shared.run {
-            LlamaModelHandle.load(path: url.path, vocabOnly: false, gpuLayers: Int32(clamping: configuration.gpuLayers))
+            LlamaModelHandle.load(path: url.path, vocabOnly: false, placement: placement)
         }
         let handle: LlamaModelHandle
         switch loaded {

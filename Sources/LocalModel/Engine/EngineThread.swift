@@ -15,15 +15,42 @@ import Synchronization
 /// with OpenMP (Tesseract, in VisionTools) run here for the same reason: an actor whose
 /// `unownedExecutor` is this thread's keeps their work on it.
 public final class EngineThread: SerialExecutor, @unchecked Sendable {
-    public static let shared = EngineThread()
+    /// The engine thread all llama.cpp work goes to now.
+    public static var shared: EngineThread { current.withLock { $0 } }
+    private static let current = Mutex(EngineThread())
+
+    /// Starts a fresh engine thread for all later work and hands it what is waiting, when the
+    /// current one will never return (an RPC server died inside ggml: `RPCServerLoss`). A
+    /// caller of `run` waiting on the stuck work gets `error`, when its error type holds it.
+    /// Returns the OS thread that was replaced.
+    @discardableResult
+    static func replaceShared(abandoning error: LocalModelError) -> pthread_t? {
+        let fresh = EngineThread()
+        let old = current.withLock { thread in
+            defer { thread = fresh }
+            return thread
+        }
+        for work in old.pending.withLock({ queued in defer { queued.removeAll() }; return queued }) { fresh.add(work) }
+        old.abandonRunning.withLock { abandon in defer { abandon = nil }; return abandon }?(error)
+        return old.threadID.withLock { $0 }
+    }
+
+    /// Whether the caller runs on this engine thread.
+    var isCurrentThread: Bool {
+        guard let id = threadID.withLock({ $0 }) else { return false }
+        return pthread_equal(id, pthread_self()) != 0
+    }
 
     /// What the thread runs: a task's job, or a closure someone waits for.
     private enum Work {
         case job(UnownedJob)
-        case closure(@Sendable () -> Void)
+        /// With what ends its caller's wait if it never returns.
+        case closure(@Sendable () -> Void, abandon: (@Sendable (LocalModelError) -> Void)?)
     }
 
     private let pending = Mutex<[Work]>([])
+    /// Ends the wait of the `run` caller whose closure runs now, if that closure never returns.
+    private let abandonRunning = Mutex<(@Sendable (LocalModelError) -> Void)?>(nil)
     private let workAvailable = DispatchSemaphore(value: 0)
     private let threadID = Mutex<pthread_t?>(nil)
 
@@ -47,17 +74,39 @@ public final class EngineThread: SerialExecutor, @unchecked Sendable {
     }
 
     /// Runs `body` on the engine thread and waits for it (at once when called from there).
+    /// If an RPC server dies inside it, the wait ends with `.rpcServerDied` when `Failure` can
+    /// hold it (`replaceShared`).
     func run<T, Failure: Error>(_ body: @escaping @Sendable () throws(Failure) -> T) throws(Failure) -> T {
-        if let id = threadID.withLock({ $0 }), pthread_equal(id, pthread_self()) != 0 { return try body() }
-        nonisolated(unsafe) var result: Result<T, Failure>?
-        let done = DispatchSemaphore(value: 0)
-        add(.closure {
-            result = Result { () throws(Failure) -> T in try body() }
+        if isCurrentThread { return try body() }
+        let completion = Completion<T, Failure>()
+        add(.closure({ completion.finish(Result { () throws(Failure) -> T in try body() }) },
+                     abandon: { error in if let error = error as? Failure { completion.finish(.failure(error)) } }))
+        return try completion.wait().get()
+    }
+
+    /// The outcome of one `run`, taken from whichever comes first: the closure's return or its
+    /// abandonment.
+    private final class Completion<T, Failure: Error>: @unchecked Sendable { // written once, before `done` is signalled; read after
+        private var result: Result<T, Failure>?
+        private let claimed = Mutex(false)
+        private let done = DispatchSemaphore(value: 0)
+
+        func finish(_ outcome: Result<T, Failure>) {
+            guard claimed.withLock({ claimed in defer { claimed = true }; return !claimed }) else { return }
+            result = outcome
             done.signal()
-        })
-        done.wait()
-        // the semaphore orders the engine thread's write before this read
-        return try result!.get()
+        }
+
+        func wait() -> Result<T, Failure> {
+            done.wait()
+            return result!
+        }
+    }
+
+    /// Runs `body` on the engine thread later, without waiting (a release that must not block
+    /// the thread that lets go of the last reference).
+    func post(_ body: @escaping @Sendable () -> Void) {
+        add(.closure(body, abandon: nil))
     }
 
     private func add(_ work: Work) {
@@ -69,9 +118,15 @@ public final class EngineThread: SerialExecutor, @unchecked Sendable {
         let executor = asUnownedSerialExecutor()
         while true {
             workAvailable.wait()
-            switch pending.withLock({ $0.removeFirst() }) {
+            // empty when the work was handed to a fresh thread (`replaceShared`)
+            guard let work = pending.withLock({ $0.isEmpty ? nil : $0.removeFirst() }) else { continue }
+            switch work {
             case .job(let job): job.runSynchronously(on: executor)
-            case .closure(let closure): closure()
+            case .closure(let closure, let abandon):
+                // set here, on the thread that runs it: work moves to a fresh thread on a loss
+                abandonRunning.withLock { $0 = abandon }
+                closure()
+                abandonRunning.withLock { $0 = nil }
             }
         }
     }

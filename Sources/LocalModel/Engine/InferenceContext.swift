@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// What one generation call asks of the engine.
 public struct GenerationParameters: Sendable, Hashable {
@@ -141,7 +142,8 @@ public actor InferenceContext {
         let task = Task {
             do {
                 let tokens = try makeTokens()
-                let summary = try await self.run(prompt: tokens, parameters: parameters) { continuation.yield(.text($0)) }
+                let summary = try await self.run(prompt: tokens, parameters: parameters, emit: { continuation.yield(.text($0)) },
+                                                 serverLost: { continuation.finish(throwing: $0) })
                 continuation.yield(.finished(summary))
                 continuation.finish()
             } catch {
@@ -155,29 +157,70 @@ public actor InferenceContext {
     /// Decodes `prompt` into the cache without generating, so a later prompt that starts with
     /// it begins at once. Returns how many tokens were reused rather than decoded.
     @discardableResult
-    public func prefill(prompt: String) throws(LocalModelError) -> Int {
-        try prefill(tokens: model.tokenizer.tokenize(prompt, addSpecial: true, parseSpecial: true))
+    public nonisolated func prefill(prompt: String) async throws(LocalModelError) -> Int {
+        try await prefill(tokens: model.tokenizer.tokenize(prompt, addSpecial: true, parseSpecial: true))
     }
 
     /// `prefill(prompt:)` for a rendered prompt, tokenized as `generate(prompt:)` tokenizes it.
     @discardableResult
-    public func prefill(prompt: RenderedPrompt) throws(LocalModelError) -> Int {
-        try prefill(tokens: model.tokenizer.tokenize(prompt, addSpecial: true))
+    public nonisolated func prefill(prompt: RenderedPrompt) async throws(LocalModelError) -> Int {
+        try await prefill(tokens: model.tokenizer.tokenize(prompt, addSpecial: true))
     }
 
     /// `prefill(prompt:)` for tokens as they are.
     @discardableResult
-    public func prefill(tokens: [Token]) throws(LocalModelError) -> Int {
-        try ingest(tokens, keepLastForLogits: false)
+    public nonisolated func prefill(tokens: [Token]) async throws(LocalModelError) -> Int {
+        try await serverWatched { context throws(LocalModelError) in try context.ingest(tokens, keepLastForLogits: false) }.get()
     }
 
     /// Forgets everything in the cache.
-    public func reset() {
-        context.clear()
-        cachedTokens = []
+    public nonisolated func reset() async {
+        _ = await serverWatched { context in
+            context.context.clear()
+            context.cachedTokens = []
+        }
     }
 
-    private func run(prompt: [Token], parameters: GenerationParameters, emit: (String) -> Void) throws(LocalModelError) -> GenerationSummary {
+    /// Runs `body` on this context. When some of the model's layers are on RPC servers, the
+    /// result is `.rpcServerDied` if one of them dies during it (ggml never returns from that:
+    /// `RPCServerLoss` ends the wait from beside it), or at once if one was lost before.
+    private nonisolated func serverWatched<T: Sendable>(_ body: @escaping @Sendable (isolated InferenceContext) throws(LocalModelError) -> T) async
+        -> Result<T, LocalModelError>
+    {
+        let servers = model.handle.rpcServers
+        guard !servers.isEmpty else { return await perform(servers: [], report: { _ in }, body) }
+        return await withCheckedContinuation { continuation in
+            let waiting = ResumedOnce(continuation)
+            Task { await waiting.resume(self.perform(servers: servers, report: { waiting.resume(.failure($0)) }, body)) }
+        }
+    }
+
+    /// A continuation resumed by the first of two: the work's return or the loss of its server.
+    private final class ResumedOnce<T: Sendable>: Sendable {
+        private let continuation: Mutex<CheckedContinuation<Result<T, LocalModelError>, Never>?>
+
+        init(_ continuation: CheckedContinuation<Result<T, LocalModelError>, Never>) { self.continuation = Mutex(continuation) }
+
+        func resume(_ result: Result<T, LocalModelError>) { continuation.withLock { $0.take() }?.resume(returning: result) }
+    }
+
+    private func perform<T>(servers: [RPCServer], report: @escaping @Sendable (LocalModelError) -> Void,
+                            _ body: (isolated InferenceContext) throws(LocalModelError) -> T) -> Result<T, LocalModelError> {
+        Result { () throws(LocalModelError) -> T in
+            try RPCServerLoss.watching(servers: servers, report: report) { () throws(LocalModelError) -> T in try body(self) }
+        }
+    }
+
+    /// Generates, with `serverLost` as the way out if an RPC server dies during it (see
+    /// `RPCServerLoss`: ggml cannot return from that, so the stream is ended from beside it).
+    private func run(prompt: [Token], parameters: GenerationParameters, emit: (String) -> Void,
+                     serverLost: @escaping @Sendable (LocalModelError) -> Void) throws(LocalModelError) -> GenerationSummary {
+        try RPCServerLoss.watching(servers: model.handle.rpcServers, report: serverLost) { () throws(LocalModelError) in
+            try generate(prompt: prompt, parameters: parameters, emit: emit)
+        }
+    }
+
+    private func generate(prompt: [Token], parameters: GenerationParameters, emit: (String) -> Void) throws(LocalModelError) -> GenerationSummary {
         let start = ContinuousClock.now
         let sampler = try LlamaSampler(model: model.handle, options: parameters.sampling, grammar: parameters.grammar)
         let forced = try forcedTokens(parameters, sampler: sampler, after: prompt.count)

@@ -21,7 +21,8 @@ public final class LocalModel: Sendable {
     public struct Configuration: Sendable, Hashable {
         /// Threads for prompt processing and generation; defaults to the machine's cores.
         public var threads: Int
-        /// Layers to offload to a GPU backend (0 = CPU only, the tested default here).
+        /// Layers that leave this machine's CPU for its GPUs and the `rpcServers` (0 = CPU only,
+        /// the tested default here). The last layers go first, as in llama.cpp's `-ngl`.
         public var gpuLayers: Int
         /// Load only the vocabulary: enough for counting tokens, no weights in memory.
         public var vocabularyOnly: Bool
@@ -29,13 +30,23 @@ public final class LocalModel: Sendable {
         /// place of the one detected from the file: for base models whose file has no template,
         /// or a template llama.cpp does not recognise (llama-server's `--chat-template`).
         public var chatTemplate: String?
+        /// ggml RPC servers whose devices take part of the `gpuLayers` (llama.cpp's `--rpc`):
+        /// a model larger than one machine, or another machine's GPU. Unauthenticated: loopback
+        /// or a trusted network only.
+        public var rpcServers: [RPCServer]
+        /// How the `gpuLayers` split over the devices, one proportion per device: this
+        /// machine's GPUs first, then each server's devices in order (llama.cpp's
+        /// `--tensor-split`). Empty splits by free memory.
+        public var tensorSplit: [Double]
 
         public init(threads: Int = ProcessInfo.processInfo.activeProcessorCount, gpuLayers: Int = 0, vocabularyOnly: Bool = false,
-                    chatTemplate: String? = nil) {
+                    chatTemplate: String? = nil, rpcServers: [RPCServer] = [], tensorSplit: [Double] = []) {
             self.threads = max(1, threads)
             self.gpuLayers = max(0, gpuLayers)
             self.vocabularyOnly = vocabularyOnly
             self.chatTemplate = chatTemplate
+            self.rpcServers = rpcServers
+            self.tensorSplit = tensorSplit
         }
     }
 
@@ -49,9 +60,11 @@ public final class LocalModel: Sendable {
         }
         let namedTemplate = try configuration.chatTemplate.map { name throws(LocalModelError) in try ChatTemplate(named: name) }
         try LlamaRuntime.initialize()
-        try LlamaRuntime.requireGPUOffload(layers: configuration.vocabularyOnly ? 0 : configuration.gpuLayers)
-        let loaded = EngineThread.shared.run {
-            LlamaModelHandle.load(path: url.path, vocabOnly: configuration.vocabularyOnly, gpuLayers: Int32(clamping: configuration.gpuLayers))
+        let placement = try configuration.vocabularyOnly ? LayerPlacement.cpuOnly : LayerPlacement(configuration)
+        let loaded = try EngineThread.shared.run { () throws(LocalModelError) in
+            try RPCServerLoss.watching(servers: placement.rpcServers, report: { _ in }) {
+                LlamaModelHandle.load(path: url.path, vocabOnly: configuration.vocabularyOnly, placement: placement)
+            }
         }
         switch loaded {
         case .success(let handle):
@@ -99,7 +112,9 @@ public final class LocalModel: Sendable {
             throw .contextLargerThanTrained(requested: window.tokens, trained: info.trainedContext)
         }
         let context = try EngineThread.shared.run { [handle, threads = configuration.threads] () throws(LocalModelError) in
-            try LlamaContextHandle(model: handle, contextSize: window.tokens, threads: threads)
+            try RPCServerLoss.watching(servers: handle.rpcServers, report: { _ in }) { () throws(LocalModelError) in
+                try LlamaContextHandle(model: handle, contextSize: window.tokens, threads: threads)
+            }
         }
         return InferenceContext(model: self, context: context)
     }

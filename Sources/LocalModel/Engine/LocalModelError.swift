@@ -51,6 +51,16 @@ public enum LocalModelError: Error, Sendable, Equatable, CustomStringConvertible
     case embeddingModelCannotGenerate(path: String, architecture: String, pooling: String)
     /// llama.cpp failed to run the embedding model over a batch of texts.
     case embeddingFailed(code: Int32, texts: Int, tokens: Int)
+    /// An `--rpc` entry that is not `host:port`.
+    case invalidRPCServer(text: String, reason: String)
+    /// An RPC server that did not accept a connection in time (or the RPC backend is missing).
+    case rpcServerUnreachable(server: String, reason: String)
+    /// An RPC server that speaks another protocol version than this process's ggml.
+    case rpcVersionMismatch(server: String, serverVersion: String)
+    /// An RPC server stopped answering while this process used it; the question ended there.
+    case rpcServerDied(server: String)
+    /// A tensor split whose proportions do not match the devices the layers go to.
+    case invalidTensorSplit(proportions: [Double], devices: [String])
     /// Work stopped because its Task was cancelled.
     case cancelled
 
@@ -99,6 +109,17 @@ public enum LocalModelError: Error, Sendable, Equatable, CustomStringConvertible
             return "\(path) is a \(architecture) embedding model (\(pooling) pooling): it turns text into vectors and cannot write text; load it with EmbeddingModel(contentsOf:), and pass a chat model such as the default SmolLM2 (scripts/setup.sh) to generate"
         case .embeddingFailed(let code, let texts, let tokens):
             return "llama.cpp failed to embed a batch of \(texts) texts, \(tokens) tokens in all (code \(code)); use fewer texts per batch (EmbeddingModel.Configuration.batchTokens) or check the model file"
+        case .invalidRPCServer(let text, let reason):
+            return "'\(text)' is not an RPC server: \(reason)"
+        case .rpcServerUnreachable(let server, let reason):
+            return "the RPC server \(server) cannot be reached (\(reason)); start it there with ggml-rpc-server -H HOST -p PORT, check the address and the firewall, or leave it out of --rpc"
+        case .rpcVersionMismatch(let server, let serverVersion):
+            return "the RPC server \(server) speaks RPC protocol \(serverVersion), which this process's ggml does not; run the same ggml version (libggml0-backend-rpc, llama.cpp-tools-extra) on both machines"
+        case .rpcServerDied(let server):
+            return "the RPC server \(server) stopped answering, so the work that needed it ended; the models with layers on it cannot be used any more, and this process cannot connect to it again: restart the server, then start the program again"
+        case .invalidTensorSplit(let proportions, let devices):
+            let listed = proportions.map { String($0) }.joined(separator: ",")
+            return "--tensor-split \(listed) has \(proportions.count) proportions for \(devices.count) devices (\(devices.joined(separator: ", "))); give one non-negative proportion per device, not all zero"
         case .cancelled:
             return "generation or embedding was cancelled (its Task was cancelled)"
         }

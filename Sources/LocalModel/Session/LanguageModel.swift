@@ -53,8 +53,8 @@ extension LanguageModelConversation {
 
 extension InferenceContext: LanguageModelConversation {
     public nonisolated var contextSize: Int { size }
-    public func prefill(prompt: String) async throws { _ = try prefill(prompt: prompt) as Int }
-    public func prefill(prompt: RenderedPrompt) async throws { _ = try prefill(prompt: prompt) as Int }
+    public nonisolated func prefill(prompt: String) async throws { _ = try await prefill(prompt: prompt) as Int }
+    public nonisolated func prefill(prompt: RenderedPrompt) async throws { _ = try await prefill(prompt: prompt) as Int }
 }
 
 extension LocalModel: LanguageModel {
@@ -119,7 +119,7 @@ final class PooledConversation: LanguageModelConversation {
     func generate(prompt: RenderedPrompt, parameters: GenerationParameters) -> AsyncThrowingStream<GenerationEvent, any Error> {
         context.generate(prompt: prompt, parameters: parameters)
     }
-    func prefill(prompt: String) async throws { _ = try await context.prefill(prompt: prompt) }
-    func prefill(prompt: RenderedPrompt) async throws { _ = try await context.prefill(prompt: prompt) }
+    func prefill(prompt: String) async throws { _ = try await context.prefill(prompt: prompt) as Int }
+    func prefill(prompt: RenderedPrompt) async throws { _ = try await context.prefill(prompt: prompt) as Int }
     var counters: EngineCounters { get async { await context.counters } }
 }

@@ -3,13 +3,14 @@ import Foundation
 import LocalModel
 
 /// `ask info`: what a model file says about itself, its template family, and the compute
-/// backends on this machine.
+/// backends on this machine, and with `--rpc` the devices of those servers with their memory.
 struct InfoCommand: Command {
     static let configuration = CommandConfiguration(
         tool: "ask", name: "info", abstract: "Print a model's metadata, chat template family and the available backends.")
 
     @Option(.model) var model: String?
     @Option(.chatTemplate) var chatTemplate: String?
+    @Option(.rpc) var rpcServers: [RPCServer]?
 
     func run() async throws -> Int32 {
         let (model, duration) = try await ModelOptions(model: self.model, chatTemplate: chatTemplate).load()
@@ -36,6 +37,11 @@ struct InfoCommand: Command {
             (offset == 0 ? "backends" : "", "\(device.name) (\(device.kind.rawValue)): \(device.description)")
         }
         rows.append(("cpu variant", BackendDevice.cpuVariant.map { "\($0) (of \(BackendDevice.runnableCPUVariants.joined(separator: ", ")) runnable here)" } ?? "built in"))
+        for server in rpcServers ?? [] {
+            rows += try server.devices().enumerated().map { offset, device in
+                (offset == 0 && server == rpcServers?.first ? "rpc devices" : "", "\(device.name) on \(server): \(Self.bytes(device.freeBytes)) free of \(Self.bytes(device.totalBytes))")
+            }
+        }
         rows.append(("gpu offload", BackendDevice.supportsGPUOffload ? "available (--gpu-layers N)" : "not available (CPU only)"))
         let width = rows.map(\.0.count).max() ?? 0
         for (label, value) in rows {
@@ -52,6 +58,8 @@ extension InfoCommand {
         let limit = syntax.maximumCallsPerRound.map { ", at most \($0) per round" } ?? ""
         return "\(layout.name) (calls open with \(syntax.trigger)\(limit))"
     }
+
+    static func bytes(_ count: Int) -> String { ByteCountFormatter.string(fromByteCount: Int64(count), countStyle: .memory) }
 
     /// Whether the family thinks, and its switch.
     static func describe(_ thinking: ThinkingSyntax?) -> String {

@@ -24,8 +24,7 @@ struct QuestionCommand: Command {
 
     @Option(.model) var model: String?
     @Option(.context) var context: ContextWindow?
-    @Option("gpu-layers", .wholeNumber(atLeast: 0), help: "Layers to offload to a GPU backend (default: 0, CPU only).")
-    var gpuLayers: Int?
+    @OptionGroup var placement: PlacementOptions
     @Option(.threads) var threads: Int?
     @Option(.chatTemplate) var chatTemplate: String?
     @OptionGroup var data: DataOptions
@@ -41,7 +40,7 @@ struct QuestionCommand: Command {
     @Flag("trace", help: "Print the full transcript after the answer.") var trace: Bool
     @Argument("QUESTION", help: "The question (several words are joined); none opens the interactive prompt.") var words: [String]
 
-    var modelOptions: ModelOptions { ModelOptions(model: model, context: context, gpuLayers: gpuLayers, threads: threads, chatTemplate: chatTemplate) }
+    var modelOptions: ModelOptions { ModelOptions(model: model, context: context, placement: placement, threads: threads, chatTemplate: chatTemplate) }
 
     func run() async throws -> Int32 {
         // the mistakes the options cannot see alone, before anything is loaded

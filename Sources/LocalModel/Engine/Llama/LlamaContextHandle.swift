@@ -29,7 +29,10 @@ final class LlamaContextHandle {
         self.batchSize = Int(params.n_batch)
     }
 
-    deinit { llama_free(pointer) }
+    deinit {
+        nonisolated(unsafe) let pointer = pointer
+        RPCServerLoss.release(on: model.rpcServers) { llama_free(pointer) }
+    }
 
     /// Decodes `tokens` at the positions after what the cache already holds.
     func decode(_ tokens: ArraySlice<Token>, position: Int) throws(LocalModelError) {

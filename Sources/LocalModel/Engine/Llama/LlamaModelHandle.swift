@@ -9,29 +9,34 @@ import Synchronization
 final class LlamaModelHandle: @unchecked Sendable {
     let pointer: OpaquePointer
     let vocab: OpaquePointer
+    /// The RPC servers that hold some of the weights (none for a model on this machine only).
+    let rpcServers: [RPCServer]
 
     /// Loads `path`; on failure returns the lines llama.cpp logged so the caller can classify.
-    static func load(path: String, vocabOnly: Bool, gpuLayers: Int32) -> Result<LlamaModelHandle, LoadFailure> {
+    static func load(path: String, vocabOnly: Bool, placement: LayerPlacement) -> Result<LlamaModelHandle, LoadFailure> {
         var params = llama_model_default_params()
         params.vocab_only = vocabOnly
-        params.n_gpu_layers = gpuLayers
-        let (model, log) = LlamaRuntime.capturingLog { llama_model_load_from_file(path, params) }
+        let (model, log) = LlamaRuntime.capturingLog { placement.applied(to: params) { llama_model_load_from_file(path, $0) } }
         guard let model else { return .failure(LoadFailure(log: log)) }
         guard let vocab = llama_model_get_vocab(model) else {
             llama_model_free(model)
             return .failure(LoadFailure(log: log + ["the model has no vocabulary"]))
         }
-        return .success(LlamaModelHandle(pointer: model, vocab: vocab))
+        return .success(LlamaModelHandle(pointer: model, vocab: vocab, rpcServers: placement.rpcServers))
     }
 
     struct LoadFailure: Error { let log: [String] }
 
-    private init(pointer: OpaquePointer, vocab: OpaquePointer) {
+    private init(pointer: OpaquePointer, vocab: OpaquePointer, rpcServers: [RPCServer]) {
         self.pointer = pointer
         self.vocab = vocab
+        self.rpcServers = rpcServers
     }
 
-    deinit { llama_model_free(pointer) }
+    deinit {
+        nonisolated(unsafe) let pointer = pointer
+        RPCServerLoss.release(on: rpcServers) { llama_model_free(pointer) }
+    }
 
     /// A new `llama_context` on this model; `what` names it in the error when llama.cpp
     /// cannot allocate it, with the reason llama.cpp logged.

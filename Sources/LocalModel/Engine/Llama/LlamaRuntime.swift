@@ -34,6 +34,7 @@ enum LlamaRuntime {
         // no debugger is started (LANTERN_LLAMA_LOG=1 keeps ggml's backtraces, for debugging).
         ggml_set_abort_callback { message in
             let text = message.map { String(cString: $0) } ?? "unknown error"
+            RPCServerLoss.takeOver(abortMessage: text)
             FileHandle.standardError.write(Data("llama.cpp stopped the process: \(text)\n".utf8))
         }
         if !LlamaRuntime.echoLog { setenv("GGML_NO_BACKTRACE", "1", 0) }
@@ -57,13 +58,33 @@ enum LlamaRuntime {
     /// Errors and warnings llama.cpp logged while `body` ran (loads are serialised for this).
     static func capturingLog<T>(_ body: () -> T) -> (T, [String]) {
         loadBackends()
-        return loadLock.withLock { _ in
-            logLines.withLock { $0.removeAll() }
-            let result = body()
-            return (result, logLines.withLock { $0 })
+        captureTurn.wait()
+        captureHolder.withLock { $0 = pthread_self() }
+        logLines.withLock { $0.removeAll() }
+        let result = body()
+        let lines = logLines.withLock { $0 }
+        let stillHeld = captureHolder.withLock { holder in
+            defer { holder = nil }
+            return holder.map { pthread_equal($0, pthread_self()) != 0 } ?? false
         }
+        if stillHeld { captureTurn.signal() }
+        return (result, lines)
     }
-    private static let loadLock = Mutex<Void>(())
+    // a semaphore, not a mutex: a thread that will never return (an RPC server died under it)
+    // can have its turn given back by another (`releaseCapture`)
+    private static let captureTurn = DispatchSemaphore(value: 1)
+    private static let captureHolder = Mutex<pthread_t?>(nil)
+
+    /// Ends `thread`'s turn at capturing the log when it is parked for good inside llama.cpp
+    /// (`RPCServerLoss`), so later loads do not wait for it.
+    static func releaseCapture(heldBy thread: pthread_t) {
+        let held = captureHolder.withLock { holder in
+            guard let current = holder, pthread_equal(current, thread) != 0 else { return false }
+            holder = nil
+            return true
+        }
+        if held { captureTurn.signal() }
+    }
 
     /// How ggml type `type` stores values: `elements` values per block of `bytes` bytes (1 and
     /// 4 for F32, 32 and 18 for Q4_0); nil for a type this ggml does not know.
@@ -95,7 +116,9 @@ enum LlamaRuntime {
         }
     }
 
-    static var supportsGPUOffload: Bool { loadBackends(); return llama_supports_gpu_offload() }
+    /// Whether a local GPU can take layers. Not `llama_supports_gpu_offload()`, which is also
+    /// true when only the RPC backend is installed, with no server to send layers to.
+    static var supportsGPUOffload: Bool { !RPCBackend.localAcceleratorDevices.isEmpty }
 
     /// Throws when `layers` > 0 are to go to a GPU but no loaded backend can take them: llama.cpp
     /// would silently keep them on the CPU, and the user would believe the GPU is in use.
