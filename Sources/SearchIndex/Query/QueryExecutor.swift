@@ -95,9 +95,11 @@ struct QueryExecutor {
         let items = try loadItems(rowids: matches.map(\.item), fetch: fetch)
         var meaningHits: [SearchHit] = []
         var nearest: [String: VectorMatrix.Match] = [:]
+        // candidates the filter already holds to some words (words under an OR) hold words
+        let candidatesHoldWords = !query.predicate.removingTopLevel(meaning: true, words: true).fullTextTerms.isEmpty
         for match in matches {
             guard let item = items[match.item] else { continue }
-            meaningHits.append(SearchHit(item: item, score: Double(match.score), isNearInMeaningOnly: true))
+            meaningHits.append(SearchHit(item: item, score: Double(match.score), isNearInMeaningOnly: !candidatesHoldWords))
             nearest[item.uniqueIdentifier] = match
         }
         guard query.predicate.topLevelWords != nil else {

@@ -64,10 +64,16 @@ struct SearchPipeline: Sendable {
         var notes: [String] = []
         var predicates = try sources.map { try predicate(for: $0, anyTerm: false, meaning: true) }
         var found = try await search(predicates)
-        if found.matched == 0 && found.nearInMeaningOnly.isEmpty && request.terms.count > 1 {
-            predicates = try sources.map { try predicate(for: $0, anyTerm: true, meaning: true) }
-            found = try await search(predicates)
-            if found.matched > 0 { notes.append("No item has all of the terms; these have at least one.") }
+        // No item has every term: those with some of them, when there are any (else what the
+        // search found by meaning alone stays).
+        if found.matched == 0 && request.terms.count > 1 {
+            let anyTerm = try sources.map { try predicate(for: $0, anyTerm: true, meaning: true) }
+            let foundAny = try await search(anyTerm)
+            if foundAny.matched > 0 || found.items.isEmpty {
+                predicates = anyTerm
+                found = foundAny
+                if found.matched > 0 { notes.append("No item has all of the terms; these have at least one.") }
+            }
         }
         if found.matched == 0, let hint = try await emptyResultHint() { notes.append(hint) }
         notes += found.notes
