@@ -193,7 +193,7 @@ struct SearchPipeline: Sendable {
                                                                                    fetchAttributes: source.fetchAttributes,
                                                                                    snippetLength: snippetLength, wordsSearch: wordsSearch))
             matched += page.foundItemCount
-            let hits = Self.wordMatchesFirst(page.hits, matched: page.foundItemCount)
+            let hits = Self.pageShown(page.hits, matched: page.foundItemCount)
             nearInMeaningOnly.formUnion(hits.filter(\.isNearInMeaningOnly).map(\.item.uniqueIdentifier))
             for hit in hits { if let passage = hit.passage { passages[hit.item.uniqueIdentifier] = passage } }
             let hydrated = await hydrate(hits.map(\.item), from: source, keeping: source.fetchAttributes)
@@ -213,20 +213,13 @@ struct SearchPipeline: Sendable {
                      matched: matched, notes: notes)
     }
 
-    /// Results near in meaning but without the words, shown after those that hold them: all of
-    /// a page when no item holds the words, else only as many as bring the page to this many
-    /// results. A small model quotes whatever it is shown, so ten notes near in meaning under
-    /// the one that holds the permit number made SmolLM2 quote a foghorn (the trail samples'
-    /// answer coverage fell from 32.7% to 8.8% with every meaning result shown).
-    static let pageFilledByMeaning = 3
-
-    /// `hits` with those holding the words first (each group in its fused order), and the
-    /// results near in meaning only cut as `pageFilledByMeaning` says.
-    static func wordMatchesFirst(_ hits: [SearchHit], matched: Int) -> [SearchHit] {
-        let holding = hits.filter { !$0.isNearInMeaningOnly }
-        let near = hits.filter(\.isNearInMeaningOnly)
-        guard matched > 0 else { return hits }
-        return holding + near.prefix(max(0, pageFilledByMeaning - holding.count))
+    /// The page a hybrid search shows: the results that hold the words, in their fused order,
+    /// or when none does, those nearest in meaning. Never both: a small model quotes whatever it
+    /// is shown, and two notes near in meaning under the one that holds the answer made SmolLM2
+    /// quote them (the trail samples' answer coverage fell from 32.7% with full text to 8.8%
+    /// with every result by meaning shown, and to 17.2% with two).
+    static func pageShown(_ hits: [SearchHit], matched: Int) -> [SearchHit] {
+        matched > 0 ? hits.filter { !$0.isNearInMeaningOnly } : hits
     }
 
     /// Lays the delegate's items over the index's when some fetched attribute is missing.
