@@ -19,8 +19,10 @@ import Testing
         let script = [Scripted.search(#"{"terms": ["wild", "curled"]}"#), "Ryan Mountain Trail."]
         let fullText = try #require(try await Scripted.run([sample], script: script, embedder: embedder, wordsSearch: .fullText).first)
         let hybrid = try #require(try await Scripted.run([sample], script: script, embedder: embedder, wordsSearch: .hybrid).first)
+        let meaning = try #require(try await Scripted.run([sample], script: script, embedder: embedder, wordsSearch: .meaning).first)
         #expect(fullText.metrics.resultCoverage == 0)
         #expect(hybrid.metrics.resultCoverage == 1)
+        #expect(meaning.metrics.resultCoverage == 1)
         // without vectors, hybrid is full text
         let withoutVectors = try #require(try await Scripted.run([sample], script: script, wordsSearch: .hybrid).first)
         #expect(withoutVectors.metrics.resultCoverage == 0)

@@ -193,7 +193,7 @@ struct SearchPipeline: Sendable {
                                                                                    fetchAttributes: source.fetchAttributes,
                                                                                    snippetLength: snippetLength, wordsSearch: wordsSearch))
             matched += page.foundItemCount
-            let hits = Self.pageShown(page.hits, matched: page.foundItemCount)
+            let hits = Self.pageShown(page.hits)
             nearInMeaningOnly.formUnion(hits.filter(\.isNearInMeaningOnly).map(\.item.uniqueIdentifier))
             for hit in hits { if let passage = hit.passage { passages[hit.item.uniqueIdentifier] = passage } }
             let hydrated = await hydrate(hits.map(\.item), from: source, keeping: source.fetchAttributes)
@@ -218,8 +218,9 @@ struct SearchPipeline: Sendable {
     /// is shown, and two notes near in meaning under the one that holds the answer made SmolLM2
     /// quote them (the trail samples' answer coverage fell from 32.7% with full text to 8.8%
     /// with every result by meaning shown, and to 17.2% with two).
-    static func pageShown(_ hits: [SearchHit], matched: Int) -> [SearchHit] {
-        matched > 0 ? hits.filter { !$0.isNearInMeaningOnly } : hits
+    static func pageShown(_ hits: [SearchHit]) -> [SearchHit] {
+        let holding = hits.filter { !$0.isNearInMeaningOnly }
+        return holding.isEmpty ? hits : holding
     }
 
     /// Lays the delegate's items over the index's when some fetched attribute is missing.
