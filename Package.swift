@@ -34,7 +34,9 @@ let package = Package(
         .target(name: "LocalModel", dependencies: ["CLlama", "TokenBudget"]),
         // FTS5's tokenizer hook and per-word shortlists, in C because they run for every word indexed.
         .target(name: "CFullText", dependencies: ["CSQLite"]),
-        .target(name: "SearchIndex", dependencies: ["CSQLite", "CFullText"]),
+        // The dot products of a search by meaning, in C for the CPU's own vector instructions.
+        .target(name: "CVectorScan"),
+        .target(name: "SearchIndex", dependencies: ["CSQLite", "CFullText", "CVectorScan"]),
         .target(name: "SearchTool", dependencies: ["SearchIndex", "LocalModel", "TokenBudget"]),
         .target(name: "Evaluations", dependencies: ["SearchTool", "SearchIndex", "LocalModel", "TokenBudget"],
                 resources: [.copy("Samples")]),
