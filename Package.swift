@@ -64,14 +64,16 @@ let package = Package(
         .executableTarget(name: "fuzz-html", dependencies: ["SearchIndex", "FuzzDriver"], path: "Fuzz/html", exclude: ["seeds"]),
 
         .testTarget(name: "TokenBudgetTests", dependencies: ["TokenBudget"]),
-        .testTarget(name: "LocalModelTests", dependencies: ["LocalModel"], exclude: ["Fixtures"]),
+        // Stand-ins for ggml-rpc-servers a real one cannot play, for the LocalModel and ask tests.
+        .target(name: "RPCStandIn", dependencies: ["LocalModel"], path: "Tests/RPCStandIn"),
+        .testTarget(name: "LocalModelTests", dependencies: ["LocalModel", "RPCStandIn"], exclude: ["Fixtures"]),
         .testTarget(name: "SearchIndexTests", dependencies: ["SearchIndex"]),
         .testTarget(name: "EvaluationsTests", dependencies: ["Evaluations"]),
         .testTarget(name: "SearchToolTests", dependencies: ["SearchTool", "SearchIndex", "LocalModel"]),
         .testTarget(name: "VisionToolsTests", dependencies: ["VisionTools"]),
         .testTarget(name: "CommandLineArgumentsTests", dependencies: ["CommandLineArguments", "SearchTool", "TokenBudget"]),
         // Runs the built `ask` binary as a process; the dependency makes sure it is built first.
-        .testTarget(name: "askTests", dependencies: ["ask", "SearchIndex", "eval"]),
+        .testTarget(name: "askTests", dependencies: ["ask", "SearchIndex", "eval", "RPCStandIn"]),
         // Runs scripts/ (apt source detection, the machine check) against fixture folders.
         .testTarget(name: "SetupTests"),
     ]

@@ -48,8 +48,9 @@ struct AskProcess {
         return process
     }
 
-    /// Runs `ask arguments...` to the end (stdin is empty).
-    func run(_ arguments: [String], whenOutputStarts: (@Sendable (Process) -> Void)? = nil) throws -> Result {
+    /// Runs `ask arguments...` to the end (stdin is empty), or until `timeout` seconds have
+    /// passed, when it is killed (`killedBySignal`): a test of something that must not hang.
+    func run(_ arguments: [String], timeout: Double? = nil, whenOutputStarts: (@Sendable (Process) -> Void)? = nil) throws -> Result {
         let process = process(arguments)
         let output = Pipe(), errors = Pipe()
         process.standardOutput = output
@@ -64,7 +65,11 @@ struct AskProcess {
             _ = collected.append(handle.availableData, isError: true)
         }
         try process.run()
+        let pid = process.processIdentifier
+        let watchdog = DispatchWorkItem { kill(pid, SIGKILL) }
+        if let timeout { DispatchQueue.global().asyncAfter(deadline: .now() + timeout, execute: watchdog) }
         process.waitUntilExit()
+        watchdog.cancel()
         output.fileHandleForReading.readabilityHandler = nil
         errors.fileHandleForReading.readabilityHandler = nil
         collected.append(output.fileHandleForReading.readDataToEndOfFile(), isError: false)

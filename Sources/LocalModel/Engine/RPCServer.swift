@@ -44,9 +44,8 @@ public struct RPCServer: Sendable, Hashable, CustomStringConvertible {
 
     /// The devices this server offers, with their memory: connects to it.
     public func devices() throws(LocalModelError) -> [RemoteDevice] {
-        try RPCBackend.devices(of: self).map { device in
-            let memory = RPCBackend.memory(of: device)
-            return RemoteDevice(server: self, name: RPCBackend.name(of: device), freeBytes: memory.free, totalBytes: memory.total)
+        try RPCBackend.deviceMemory(of: self).map { device in
+            RemoteDevice(server: self, name: device.name, freeBytes: device.free, totalBytes: device.total)
         }
     }
 }

@@ -37,9 +37,17 @@ struct InfoCommand: Command {
             (offset == 0 ? "backends" : "", "\(device.name) (\(device.kind.rawValue)): \(device.description)")
         }
         rows.append(("cpu variant", BackendDevice.cpuVariant.map { "\($0) (of \(BackendDevice.runnableCPUVariants.joined(separator: ", ")) runnable here)" } ?? "built in"))
-        for server in rpcServers ?? [] {
-            rows += try server.devices().enumerated().map { offset, device in
-                (offset == 0 && server == rpcServers?.first ? "rpc devices" : "", "\(device.name) on \(server): \(Self.bytes(device.freeBytes)) free of \(Self.bytes(device.totalBytes))")
+        // every server's devices or what is wrong with it; the first failure ends the command
+        var failure: (any Error)?
+        for (number, server) in (rpcServers ?? []).enumerated() {
+            let label = number == 0 ? "rpc devices" : ""
+            do {
+                rows += try server.devices().enumerated().map { offset, device in
+                    (offset == 0 ? label : "", "\(device.name) on \(server): \(Self.bytes(device.freeBytes)) free of \(Self.bytes(device.totalBytes))")
+                }
+            } catch {
+                rows.append((label, "\(server): \(error)"))
+                failure = failure ?? error
             }
         }
         rows.append(("gpu offload", BackendDevice.supportsGPUOffload ? "available (--gpu-layers N)" : "not available (CPU only)"))
@@ -47,6 +55,7 @@ struct InfoCommand: Command {
         for (label, value) in rows {
             Terminal.output((label.isEmpty ? "" : label + ":").padding(toLength: width + 2, withPad: " ", startingAt: 0) + value + "\n")
         }
+        if let failure { throw failure }
         return 0
     }
 }
