@@ -32,7 +32,7 @@ enum VectorBenchmark {
         let folder = environment.workDirectory.appendingPathComponent("vectors")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
-        let buildCount = environment.quick ? 1_000 : 20_000
+        let buildCount = environment.quick ? 300 : 2_000
         let notes = IndexBenchmark.notes(count: buildCount)
 
         // 1. the same notes without and with real vectors
