@@ -44,7 +44,17 @@ import Testing
         #expect(try date("$time.iso(2024-02-29)") == (try day("2024-02-29T00:00:00Z")))
     }
 
+    @Test func meaningIsASearchByMeaningAndAKeyOfThatNameStaysAComparison() throws {
+        #expect(try parser.parse(#"Meaning("water getting in") && rating >= 4"#)
+                == .and([.meaning("water getting in"), .compare(.rating, .greaterOrEqual, .number(4))]))
+        #expect(try parser.parse(#"meaning ( 'damp patch' )"#) == .meaning("damp patch"))
+        #expect(try parser.parse(#"meaning == "x""#) == .match(SearchableItemAttribute(rawValue: "meaning"), pattern: "x", kind: .exact))
+    }
+
     @Test(arguments: [
+        (#"Meaning(water)"#, 8, "in quotes"),
+        (#"Meaning("  ")"#, 8, "in quotes"),
+        (#"Meaning("a" "b")"#, 12, "')'"),
         (#"title == "Paris"#, 9, "closing"),
         (#"title = = "x""#, 8, "value"),
         (#"title "x""#, 6, "comparison operator"),

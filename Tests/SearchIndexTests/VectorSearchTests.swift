@@ -18,6 +18,8 @@ import Testing
         let folder = try TemporaryFolder()
         let index = try await Self.index(folder)
         #expect(Self.identifiers(try await index.search(SearchQuery(.meaning("moisture leaking")))).first == "damp")
+        // the query string's own way to say it
+        #expect(Self.identifiers(try await index.search(SearchQuery(queryString: #"Meaning("moisture leaking")"#))).first == "damp")
         // On an index with vectors a words query is hybrid, so the same words find it too.
         #expect(Self.identifiers(try await index.search(SearchQuery(.fullText("moisture leaking")))).first == "damp")
         // Without an embedder the words query is full text only, and finds nothing.

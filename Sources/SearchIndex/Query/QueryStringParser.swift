@@ -6,7 +6,8 @@ import Foundation
 ///
 ///     expr       := and ('||' and)*
 ///     and        := unary ('&&' unary)*
-///     unary      := '!' unary | '(' expr ')' | 'InRange(' attr ',' value ',' value ')' | comparison
+///     unary      := '!' unary | '(' expr ')' | 'InRange(' attr ',' value ',' value ')'
+///                 | 'Meaning(' string ')' | comparison
 ///     comparison := attr ('==' | '=' | '!=' | '<' | '<=' | '>' | '>=') ['[' modifiers ']'] value
 ///     attr       := name | '*' | '**'
 ///     value      := '"' text '"' [modifiers] | bare-word | number
@@ -25,6 +26,10 @@ import Foundation
 /// (`kMDItemContentType == public.audio`). A number written in quotes (`kMDItemFSSize > "1"`) is
 /// compared as a number. `*` / `**` as the attribute searches all text (BM25-ranked full-text).
 /// Numbers must be finite.
+///
+/// `Meaning("water getting in")` is Lantern's own: a search by meaning (`QueryPredicate.meaning`),
+/// the whole query or a part of a top-level `&&` (elsewhere the search is a typed error); the
+/// rest of the query filters what it ranks.
 ///
 /// `$time` offsets are integers in the variable's own unit, as in Apple's syntax, which has no
 /// unit letters: seconds for `now`, days for `today`/`yesterday`, weeks, months or years for
@@ -130,9 +135,11 @@ public struct QueryStringParser: Sendable {
                 return inner
             }
             let start = index
-            if let name = identifier(), name == "InRange" || name == "inRange" {
-                return try parseInRange()
-            }
+            let name = identifier()
+            if name == "InRange" || name == "inRange" { return try parseInRange() }
+            skipSpaces()
+            // without the parenthesis, `meaning == …` compares a custom key of that name
+            if name == "Meaning" || name == "meaning", !atEnd, characters[index] == "(" { return try parseMeaning() }
             index = start
             return try parseComparison()
         }
@@ -182,6 +189,18 @@ public struct QueryStringParser: Sendable {
             let upper = try parseBound()
             try expect(")")
             return .inRange(attribute, lower: lower, upper: upper)
+        }
+
+        mutating func parseMeaning() throws(QueryStringError) -> QueryPredicate {
+            try expect("(")
+            skipSpaces()
+            let start = index
+            guard !atEnd, characters[index] == "\"" || characters[index] == "'",
+                  case .text(let text, _, _) = try parseValue(), !text.trimmingCharacters(in: .whitespaces).isEmpty else {
+                throw error(at: start, expected: "the text to search for by meaning, in quotes: Meaning(\"water getting in\")")
+            }
+            try expect(")")
+            return .meaning(text)
         }
 
         /// A number or date bound of InRange (a number may be written in quotes).
