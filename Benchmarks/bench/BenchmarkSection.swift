@@ -2,6 +2,7 @@
 /// on the command line (`bench --section prefix-cache`).
 enum BenchmarkSection: String, CaseIterable, Sendable {
     case engine
+    case depth
     case rpc
     case index
     case passages
@@ -22,6 +23,8 @@ enum BenchmarkSection: String, CaseIterable, Sendable {
         switch self {
         case .engine:
             try await EngineBenchmark.run(environment)
+        case .depth:
+            try await DepthBenchmark.run(environment)
         case .rpc:
             try await RPCBenchmark.run(environment)
         case .index:

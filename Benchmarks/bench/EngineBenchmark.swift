@@ -127,9 +127,14 @@ enum EngineBenchmark {
 
     /// llama-bench sizes its context to each test (prompt + generated tokens); so does this.
     static func measure(_ model: LocalModel, prompt: [Token], generate count: Int) async throws -> GenerationSummary {
-        let context = try model.makeContext(window: ContextWindow(tokens: prompt.count + count))
+        try await summary(model.makeContext(window: ContextWindow(tokens: prompt.count + count)), tokens: prompt, generate: count)
+    }
+
+    /// Generates `count` tokens after `tokens` in `context`, end of generation or not, and
+    /// returns what it took.
+    static func summary(_ context: InferenceContext, tokens: [Token], generate count: Int) async throws -> GenerationSummary {
         let parameters = GenerationParameters(maximumTokens: count, stopsAtEndOfGeneration: false)
-        for try await event in context.generate(tokens: prompt, parameters: parameters) {
+        for try await event in context.generate(tokens: tokens, parameters: parameters) {
             if case .finished(let summary) = event { return summary }
         }
         throw BenchmarkFailure("generation ended without a summary")
