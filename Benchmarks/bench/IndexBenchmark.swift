@@ -45,24 +45,39 @@ enum IndexBenchmark {
         vocabulary[min(vocabulary.count - 1, Int(pow(generator.unit(), 3) * Double(vocabulary.count)))]
     }
 
-    static func notes(count: Int) -> [Note] {
-        var generator = Generator(state: 7)
-        let start = 1_609_459_200.0 // 2021-01-01
-        return (0..<count).map { number in
-            let title = (0..<(3 + generator.below(4))).map { _ in word(&generator) }.joined(separator: " ").capitalized
-            let body = (0..<(70 + generator.below(21))).map { _ in word(&generator) }.joined(separator: " ")
-            let keywords = (0..<3).map { _ in "tag\(generator.below(50))" }
-            let created = start + generator.unit() * 3 * 365 * 86_400
-            return Note(id: "note-\(number)", title: title, body: body, keywords: keywords, created: created,
-                        modified: created + generator.unit() * 30 * 86_400, due: created + generator.unit() * 60 * 86_400,
-                        rating: Double(1 + generator.below(5)), size: Double(200 + generator.below(5_000)),
-                        effort: (generator.unit() * 100).rounded() / 10)
+    /// The generated notes, made one at a time as they are read, so that ten million of them
+    /// never sit in memory at once; every pass over the same count yields the same notes.
+    struct NoteSequence: Sequence {
+        let count: Int
+
+        struct Iterator: IteratorProtocol {
+            let count: Int
+            var number = 0
+            var generator = IndexBenchmark.Generator(state: 7)
+
+            mutating func next() -> Note? {
+                guard number < count else { return nil }
+                defer { number += 1 }
+                let start = 1_609_459_200.0 // 2021-01-01
+                let title = (0..<(3 + generator.below(4))).map { _ in word(&generator) }.joined(separator: " ").capitalized
+                let body = (0..<(70 + generator.below(21))).map { _ in word(&generator) }.joined(separator: " ")
+                let keywords = (0..<3).map { _ in "tag\(generator.below(50))" }
+                let created = start + generator.unit() * 3 * 365 * 86_400
+                return Note(id: "note-\(number)", title: title, body: body, keywords: keywords, created: created,
+                            modified: created + generator.unit() * 30 * 86_400, due: created + generator.unit() * 60 * 86_400,
+                            rating: Double(1 + generator.below(5)), size: Double(200 + generator.below(5_000)),
+                            effort: (generator.unit() * 100).rounded() / 10)
+            }
         }
+
+        func makeIterator() -> Iterator { Iterator(count: count) }
     }
+
+    static func notes(count: Int) -> NoteSequence { NoteSequence(count: count) }
 
     /// Indexes `notes` into `index` in one batch, in chunks of 1,000: how the index section
     /// builds its file and the searchtool section its own when it cannot reuse that one.
-    static func indexNotes(_ notes: [Note], into index: SearchableIndex, effortKey: CustomAttributeKey?, clientState: String) async throws {
+    static func indexNotes(_ notes: NoteSequence, into index: SearchableIndex, effortKey: CustomAttributeKey?, clientState: String) async throws {
         try await index.beginBatch()
         var chunk: [SearchableItem] = []
         chunk.reserveCapacity(1_000)
@@ -135,10 +150,29 @@ enum IndexBenchmark {
 
     static func number(_ result: [String: Any], _ key: String) -> Double { (result[key] as? NSNumber)?.doubleValue ?? 0 }
 
-    static func run(itemCount: Int, workDirectory: URL) async throws -> SectionReport {
+    /// One size's figures, ours and the reference's: the builds' rates, the sizes on disk, and
+    /// each query's samples under the keys index_reference.py gives its own.
+    struct Measurement {
+        var itemCount: Int
+        var ourRates: [Double], ourCPURates: [Double], referenceRates: [Double], referenceCPURates: [Double]
+        var ourBytes: Double
+        var ours: [String: [Double]]
+        var reference: [String: Any]
+
+        func theirs(_ key: String) -> [Double] { reference[key] as? [Double] ?? [] }
+        var referenceBytes: Double { IndexBenchmark.number(reference, "bytes") }
+    }
+
+    /// The bounded ranking (`FullTextRanking.mostRecent`) scores only this many newest matches.
+    static let boundedMatches = 2_000
+    /// How many times each aggregate runs.
+    static let aggregateRepeat = 15
+
+    /// Builds `itemCount` generated notes into our index and the reference's, `buildRounds`
+    /// times each, then runs the same queries on both.
+    static func measure(itemCount: Int, buildRounds: Int, workDirectory: URL) async throws -> Measurement {
         let manager = FileManager.default
         try manager.createDirectory(at: workDirectory, withIntermediateDirectories: true)
-        let notes = notes(count: itemCount)
         let effortKey = CustomAttributeKey(keyName: "effort_hours")
 
         // The same rows and queries for both sides.
@@ -149,17 +183,8 @@ enum IndexBenchmark {
         let stop = (0..<30).map { _ in vocabulary[generator.below(5)] }
         let since = 1_609_459_200.0 + 365 * 86_400
         let filtered = (0..<100).map { _ in vocabulary[20 + generator.below(200)] }
-        let aggregateRepeat = 15
-        // The bounded ranking (`FullTextRanking.mostRecent`) scores only this many newest matches.
-        let boundedMatches = 2_000
         let rowsFile = workDirectory.appendingPathComponent("rows.tsv")
-        var tsv = ""
-        tsv.reserveCapacity(itemCount * 700)
-        for note in notes {
-            tsv += [note.id, note.title, note.body, note.keywords.joined(separator: " "), "\(note.created)", "\(note.modified)",
-                    "\(note.due)", "\(note.rating)", "\(note.size)", "\(note.effort)"].joined(separator: "\t") + "\n"
-        }
-        try Data(tsv.utf8).write(to: rowsFile)
+        try writeRows(notes(count: itemCount), to: rowsFile)
         let queriesFile = workDirectory.appendingPathComponent("queries.json")
         let queries: [String: Any] = ["twoWord": twoWord, "common": common, "stop": stop, "aggregateRepeat": aggregateRepeat,
                                       "boundedMatches": boundedMatches,
@@ -179,7 +204,7 @@ enum IndexBenchmark {
             let fresh = try SearchableIndex(url: indexFile, timeZone: timeZone)
             let cpuBefore = processCPUSeconds()
             let indexingMs = try await milliseconds {
-                try await indexNotes(notes, into: fresh, effortKey: effortKey, clientState: "bench")
+                try await indexNotes(notes(count: itemCount), into: fresh, effortKey: effortKey, clientState: "bench")
             }
             ourRates.append(Double(itemCount) / (indexingMs / 1_000))
             ourCPURates.append(Double(itemCount) / (processCPUSeconds() - cpuBefore))
@@ -219,7 +244,39 @@ enum IndexBenchmark {
         let reference = try runReference(rowsFile: rowsFile, queriesFile: queriesFile, workDirectory: workDirectory, buildOnly: false)
         referenceRates.append(number(reference, "itemsPerSecond"))
         referenceCPURates.append(number(reference, "itemsPerCPUSecond"))
-        func samples(_ key: String) -> [Double] { reference[key] as? [Double] ?? [] }
+        return Measurement(itemCount: itemCount, ourRates: ourRates, ourCPURates: ourCPURates, referenceRates: referenceRates,
+                           referenceCPURates: referenceCPURates, ourBytes: Double(ourBytes),
+                           ours: ["ftsTwoWord": ftsTwo, "ftsStop": ftsStop, "ftsCommon": ftsCommon, "ftsStopBounded": ftsStopBounded,
+                                  "ftsCommonBounded": ftsCommonBounded, "filtered": filteredSamples, "count": count,
+                                  "groupBy": groupBy, "groupByMonth": groupByMonth],
+                           reference: reference)
+    }
+
+    /// The rows the reference script reads, written as they are generated (tab-separated).
+    static func writeRows(_ notes: NoteSequence, to url: URL) throws {
+        guard FileManager.default.createFile(atPath: url.path, contents: nil) else {
+            throw Failure(description: "cannot create \(url.path)")
+        }
+        let handle = try FileHandle(forWritingTo: url)
+        defer { try? handle.close() }
+        var tsv = ""
+        for note in notes {
+            tsv += [note.id, note.title, note.body, note.keywords.joined(separator: " "), "\(note.created)", "\(note.modified)",
+                    "\(note.due)", "\(note.rating)", "\(note.size)", "\(note.effort)"].joined(separator: "\t") + "\n"
+            if tsv.utf8.count > 8_000_000 {
+                try handle.write(contentsOf: Data(tsv.utf8))
+                tsv = ""
+            }
+        }
+        try handle.write(contentsOf: Data(tsv.utf8))
+    }
+
+    static func run(itemCount: Int, workDirectory: URL) async throws -> SectionReport {
+        let measured = try await measure(itemCount: itemCount, buildRounds: buildRounds, workDirectory: workDirectory)
+        let (ourRates, ourCPURates, referenceRates, referenceCPURates) =
+            (measured.ourRates, measured.ourCPURates, measured.referenceRates, measured.referenceCPURates)
+        func samples(_ key: String) -> [Double] { measured.theirs(key) }
+        func ours(_ key: String) -> [Double] { measured.ours[key] ?? [] }
         func buildSpread(_ ours: Sample, _ theirs: Sample) -> String { "ours \(ours.spread); reference \(theirs.spread);" }
         // The builds' rates in the order they ran, so a drift of the machine's speed shows.
         func inOrder(_ ours: [Double], _ theirs: [Double]) -> String {
@@ -228,17 +285,12 @@ enum IndexBenchmark {
         let (rate, referenceRate) = (Sample(ourRates), Sample(referenceRates))
         let (cpuRate, referenceCPURate) = (Sample(ourCPURates), Sample(referenceCPURates))
         func latency(_ name: String, _ ours: [Double], _ theirs: [Double], p: Double, absoluteGoal: Double?) -> BenchmarkRow {
-            let value = percentile(ours, p)
-            var note = "n=\(ours.count)"
-            if let absoluteGoal { note += "; absolute goal ≤ \(absoluteGoal) ms: \(value <= absoluteGoal ? "met" : "NOT met")" }
-            return BenchmarkRow(metric: name, ours: value, reference: percentile(theirs, p), unit: "ms", goal: nil,
-                                higherIsBetter: false, spread: "p10–p90 \(String(format: "%.2f", percentile(ours, 0.1)))–\(String(format: "%.2f", percentile(ours, 0.9)))",
-                                note: note)
+            latencyRow(name, ours, theirs, p: p, absoluteGoal: absoluteGoal)
         }
         return SectionReport(
             name: "index",
             title: "SearchIndex at \(itemCount) generated notes",
-            reference: "raw SQLite \(reference["sqlite"] as? String ?? "?") via Python's sqlite3 module: notes table (unique id) + FTS5 keeping title, body, keywords (porter stemming over unicode61, diacritics removed, as ours) + indexes on rating and (created month, created), the month stored at write time; same rows, same queries, same run",
+            reference: referenceDescription(measured),
             rows: [
                 BenchmarkRow(metric: "indexing rate, median", ours: rate.median, reference: referenceRate.median, unit: "items/s", goal: 0.9,
                              higherIsBetter: true, spread: buildSpread(rate, referenceRate),
@@ -247,21 +299,21 @@ enum IndexBenchmark {
                              reference: referenceCPURate.median, unit: "items/s", goal: 0.9, higherIsBetter: true,
                              spread: buildSpread(cpuRate, referenceCPURate),
                              note: "the same builds in process CPU time, which a loaded shared machine distorts less, \(inOrder(ourCPURates, referenceCPURates))"),
-                BenchmarkRow(metric: "size on disk", ours: Double(ourBytes) / 1_048_576, reference: number(reference, "bytes") / 1_048_576, unit: "MiB",
+                BenchmarkRow(metric: "size on disk", ours: measured.ourBytes / 1_048_576, reference: measured.referenceBytes / 1_048_576, unit: "MiB",
                              goal: nil, higherIsBetter: false, note: "after a WAL checkpoint"),
-                latency("full-text two-word top-10 p50", ftsTwo, samples("ftsTwoWord"), p: 0.5, absoluteGoal: 5),
-                latency("full-text two-word top-10 p99", ftsTwo, samples("ftsTwoWord"), p: 0.99, absoluteGoal: 50),
-                latency("full-text common-word top-10 p50", ftsCommon, samples("ftsCommon"), p: 0.5, absoluteGoal: 5),
-                latency("full-text common-word top-10 p99", ftsCommon, samples("ftsCommon"), p: 0.99, absoluteGoal: 50),
-                latency("full-text stop-word top-10 p50", ftsStop, samples("ftsStop"), p: 0.5, absoluteGoal: nil),
-                latency("common-word top-10 of newest \(boundedMatches) matches p50", ftsCommonBounded, samples("ftsCommonBounded"), p: 0.5, absoluteGoal: 5),
-                latency("common-word top-10 of newest \(boundedMatches) matches p99", ftsCommonBounded, samples("ftsCommonBounded"), p: 0.99, absoluteGoal: 50),
-                latency("stop-word top-10 of newest \(boundedMatches) matches p50", ftsStopBounded, samples("ftsStopBounded"), p: 0.5, absoluteGoal: nil),
-                latency("filtered full-text top-10 p50", filteredSamples, samples("filtered"), p: 0.5, absoluteGoal: nil),
-                latency("filtered full-text top-10 p99", filteredSamples, samples("filtered"), p: 0.99, absoluteGoal: nil),
-                latency("count (rating ≥ 4) p50", count, samples("count"), p: 0.5, absoluteGoal: 200),
-                latency("group by rating p50", groupBy, samples("groupBy"), p: 0.5, absoluteGoal: 200),
-                latency("group by month p50", groupByMonth, samples("groupByMonth"), p: 0.5, absoluteGoal: 200),
+                latency("full-text two-word top-10 p50", ours("ftsTwoWord"), samples("ftsTwoWord"), p: 0.5, absoluteGoal: 5),
+                latency("full-text two-word top-10 p99", ours("ftsTwoWord"), samples("ftsTwoWord"), p: 0.99, absoluteGoal: 50),
+                latency("full-text common-word top-10 p50", ours("ftsCommon"), samples("ftsCommon"), p: 0.5, absoluteGoal: 5),
+                latency("full-text common-word top-10 p99", ours("ftsCommon"), samples("ftsCommon"), p: 0.99, absoluteGoal: 50),
+                latency("full-text stop-word top-10 p50", ours("ftsStop"), samples("ftsStop"), p: 0.5, absoluteGoal: nil),
+                latency("common-word top-10 of newest \(boundedMatches) matches p50", ours("ftsCommonBounded"), samples("ftsCommonBounded"), p: 0.5, absoluteGoal: 5),
+                latency("common-word top-10 of newest \(boundedMatches) matches p99", ours("ftsCommonBounded"), samples("ftsCommonBounded"), p: 0.99, absoluteGoal: 50),
+                latency("stop-word top-10 of newest \(boundedMatches) matches p50", ours("ftsStopBounded"), samples("ftsStopBounded"), p: 0.5, absoluteGoal: nil),
+                latency("filtered full-text top-10 p50", ours("filtered"), samples("filtered"), p: 0.5, absoluteGoal: nil),
+                latency("filtered full-text top-10 p99", ours("filtered"), samples("filtered"), p: 0.99, absoluteGoal: nil),
+                latency("count (rating ≥ 4) p50", ours("count"), samples("count"), p: 0.5, absoluteGoal: 200),
+                latency("group by rating p50", ours("groupBy"), samples("groupBy"), p: 0.5, absoluteGoal: 200),
+                latency("group by month p50", ours("groupByMonth"), samples("groupByMonth"), p: 0.5, absoluteGoal: 200),
             ],
             notes: [
                 "Ours stores per item: an items row (unique identifier; day numbers and numbers first in the row, text after) with partial indexes on rating, fileSize, contentType, domain and one (day, date) index for each of the 3 dates; 3 keyword rows (WITHOUT ROWID, keyed by attribute number, value, item) and the per-keyword item counts every write keeps; a custom-value row (WITHOUT ROWID, keyed by item, key, position) with 1 index entry on (key, number); the full-text input (compressed only when ≥ 2 KiB) outside a contentless FTS5 table over title, other text and body. Group by month walks the created (day, date) index and rolls days up. Our file uses 16 KiB pages (`IndexSchema.pageSize`) and FTS5 leaves of 16,000 bytes (`IndexSchema.ftsLeafSize`); the reference keeps SQLite's default 4 KiB pages and FTS5's default 4,050-byte leaves.",
@@ -271,5 +323,101 @@ enum IndexBenchmark {
                 "\"Top-10 of newest \(boundedMatches) matches\" rows use `SearchQuery(ranking: .mostRecent(matches: \(boundedMatches)))`, an opt-in bounded ranking (the default stays exact): BM25 scores only the \(boundedMatches) most recently indexed matches, so the results are the best among those, not over the whole index. The reference runs the same bounded SQL (`ORDER BY rowid DESC LIMIT \(boundedMatches)` inside, `ORDER BY rank LIMIT 10` outside). BM25 still reads each term's whole list of items once for its document count, which is what remains of the cost for stop words.",
                 "Filtered query: one common word AND rating ≥ 4 AND created in the last two years.",
             ])
+    }
+
+    /// A latency row: our percentile `p` of `ours` beside the reference's, with an absolute goal
+    /// in the note when there is one.
+    static func latencyRow(_ name: String, _ ours: [Double], _ theirs: [Double], p: Double, absoluteGoal: Double?) -> BenchmarkRow {
+        let value = percentile(ours, p)
+        var note = "n=\(ours.count)"
+        if let absoluteGoal { note += "; absolute goal ≤ \(absoluteGoal) ms: \(value <= absoluteGoal ? "met" : "NOT met")" }
+        return BenchmarkRow(metric: name, ours: value, reference: percentile(theirs, p), unit: "ms", goal: nil,
+                            higherIsBetter: false, spread: "p10–p90 \(String(format: "%.2f", percentile(ours, 0.1)))–\(String(format: "%.2f", percentile(ours, 0.9)))",
+                            note: note)
+    }
+
+    static func referenceDescription(_ measured: Measurement) -> String {
+        "raw SQLite \(measured.reference["sqlite"] as? String ?? "?") via Python's sqlite3 module: notes table (unique id) + FTS5 keeping title, body, keywords (porter stemming over unicode61, diacritics removed, as ours) + indexes on rating and (created month, created), the month stored at write time; same rows, same queries, same run"
+    }
+
+    // MARK: Growth
+
+    /// One figure followed across the sizes of the growth section.
+    private struct Curve {
+        var name: String
+        var unit: String
+        var higherIsBetter = false
+        /// The growth per tenfold it may reach, when there is a goal for it.
+        var growthGoal: Double?
+        /// An absolute goal for ours at one size (in `unit`).
+        var absoluteGoal: (size: Int, value: Double)?
+        var ours: (Measurement) -> Double
+        var reference: (Measurement) -> Double
+    }
+
+    /// The index-growth section: the same build and queries as `index` (one build per side) at
+    /// each of `sizes`, every figure beside the reference's at the same size, then how much each
+    /// grows per tenfold, ours and the reference's.
+    static func growth(sizes: [Int], workDirectory: URL) async throws -> SectionReport {
+        let clock = ContinuousClock(), started = clock.now
+        var measured: [Measurement] = []
+        for size in sizes {
+            let folder = workDirectory.appendingPathComponent("\(size)")
+            try? FileManager.default.removeItem(at: folder)
+            measured.append(try await measure(itemCount: size, buildRounds: 1, workDirectory: folder))
+            try? FileManager.default.removeItem(at: folder)
+        }
+        func latency(_ name: String, _ key: String, _ p: Double, growthGoal: Double? = nil, absoluteGoal: (Int, Double)? = nil) -> Curve {
+            Curve(name: name, unit: "ms", growthGoal: growthGoal, absoluteGoal: absoluteGoal,
+                  ours: { percentile($0.ours[key] ?? [], p) }, reference: { percentile($0.theirs(key), p) })
+        }
+        let curves = [
+            Curve(name: "indexing rate", unit: "items/s", higherIsBetter: true,
+                  ours: { $0.ourRates.first ?? 0 }, reference: { $0.referenceRates.first ?? 0 }),
+            Curve(name: "size on disk", unit: "MiB", ours: { $0.ourBytes / 1_048_576 }, reference: { $0.referenceBytes / 1_048_576 }),
+            latency("two-word top-10 p50", "ftsTwoWord", 0.5),
+            latency("two-word top-10 p99", "ftsTwoWord", 0.99, growthGoal: 3, absoluteGoal: (10_000_000, 50)),
+            latency("one-word (common) top-10 p50", "ftsCommon", 0.5),
+            latency("one-word (common) top-10 p99", "ftsCommon", 0.99),
+            latency("filtered top-10 p50", "filtered", 0.5, absoluteGoal: (1_000_000, 10)),
+            latency("filtered top-10 p99", "filtered", 0.99),
+            latency("count (rating ≥ 4) p50", "count", 0.5),
+            latency("group by month p50", "groupByMonth", 0.5),
+        ]
+        var rows: [BenchmarkRow] = []
+        for curve in curves {
+            for measurement in measured {
+                var note: String?
+                if let goal = curve.absoluteGoal, goal.size == measurement.itemCount {
+                    let met = curve.ours(measurement) <= goal.value
+                    note = "absolute goal ≤ \(goal.value.formatted()) \(curve.unit): \(met ? "met" : "missed")"
+                }
+                rows.append(BenchmarkRow(metric: "\(curve.name), \(sizeLabel(measurement.itemCount))", ours: curve.ours(measurement),
+                                         reference: curve.reference(measurement), unit: curve.unit, goal: nil,
+                                         higherIsBetter: curve.higherIsBetter, note: note))
+            }
+            for (smaller, larger) in zip(measured, measured.dropFirst()) {
+                let ours = curve.ours(larger) / curve.ours(smaller), theirs = curve.reference(larger) / curve.reference(smaller)
+                rows.append(BenchmarkRow(metric: "\(curve.name), growth \(sizeLabel(smaller.itemCount)) → \(sizeLabel(larger.itemCount))",
+                                         ours: ours, reference: nil, unit: "×", goal: curve.growthGoal, higherIsBetter: false,
+                                         note: String(format: "reference ×%.2f", theirs)))
+            }
+        }
+        let seconds = (clock.now - started).components.seconds
+        return SectionReport(
+            name: "index-growth",
+            title: "SearchIndex from \(sizeLabel(sizes.first ?? 0)) to \(sizeLabel(sizes.last ?? 0)) generated notes",
+            reference: measured.first.map(referenceDescription) ?? "raw SQLite",
+            rows: rows,
+            notes: [
+                "The index section's notes, queries and reference, one build per side at each size (the index section's medians of three builds are at 1M). Growth rows divide a figure by the same figure at a tenth of the size; the reference's growth is in the note. The goals: two-word top-10 p99 grows at most 3× per tenfold and stays ≤ 50 ms at 10M; filtered top-10 p50 ≤ 10 ms at 1M.",
+                "Filtered query: one common word AND rating ≥ 4 AND created in the last two years: about 27% of the notes pass the filter (rating 4 or 5: 2 in 5; created since 2022-01-01: 2 of the 3 years the notes span).",
+                "The section took \(seconds / 60) min \(seconds % 60) s at these sizes (10M is left out of `--quick`).",
+            ])
+    }
+
+    /// 10k, 100k, 1M, 10M.
+    static func sizeLabel(_ count: Int) -> String {
+        count >= 1_000_000 ? "\(count / 1_000_000)M" : count >= 1_000 ? "\(count / 1_000)k" : "\(count)"
     }
 }

@@ -131,7 +131,7 @@ enum ReliabilityBenchmark {
 
     // MARK: Inputs
 
-    static func writeCorpus(_ notes: [IndexBenchmark.Note], to url: URL) throws {
+    static func writeCorpus(_ notes: IndexBenchmark.NoteSequence, to url: URL) throws {
         var data = Data()
         data.reserveCapacity(notes.count * 700)
         for note in notes {
@@ -143,7 +143,7 @@ enum ReliabilityBenchmark {
         try data.write(to: url)
     }
 
-    static func writeMarkdownFolder(_ notes: [IndexBenchmark.Note], to folder: URL) throws {
+    static func writeMarkdownFolder(_ notes: IndexBenchmark.NoteSequence, to folder: URL) throws {
         for (number, note) in notes.enumerated() {
             let subfolder = folder.appendingPathComponent(String(format: "part-%03d", number / 500))
             if number % 500 == 0 { try FileManager.default.createDirectory(at: subfolder, withIntermediateDirectories: true) }

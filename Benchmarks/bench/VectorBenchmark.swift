@@ -102,7 +102,7 @@ enum VectorBenchmark {
     }
 
     /// Builds `notes` into a new index at `url`, timed, in the index section's batch; its size after a checkpoint.
-    private static func build(_ notes: [IndexBenchmark.Note], at url: URL, embedder: (any TextEmbedder)?) async throws -> Built {
+    private static func build(_ notes: IndexBenchmark.NoteSequence, at url: URL, embedder: (any TextEmbedder)?) async throws -> Built {
         for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: url.path + suffix) }
         let index = try SearchableIndex(url: url, timeZone: TimeZone(identifier: "UTC") ?? .current, embedder: embedder)
         let milliseconds = try await IndexBenchmark.milliseconds {
