@@ -32,7 +32,7 @@ enum BenchmarkSection: String, CaseIterable, Sendable {
             try await IndexBenchmark.run(itemCount: environment.quick ? 100_000 : 1_000_000,
                                          workDirectory: environment.workDirectory.appendingPathComponent("index"))
         case .indexGrowth:
-            try await IndexBenchmark.growth(sizes: environment.quick ? [10_000, 100_000] : [10_000, 100_000, 1_000_000, 10_000_000],
+            try await IndexBenchmark.growth(sizes: environment.quick ? [10_000, 100_000, 1_000_000] : [10_000, 100_000, 1_000_000, 10_000_000],
                                             workDirectory: environment.workDirectory.appendingPathComponent("index-growth"))
         case .passages:
             try await PassageBenchmark.run(documentCount: environment.quick ? 1_000 : 10_000,
