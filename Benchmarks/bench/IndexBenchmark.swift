@@ -284,9 +284,6 @@ enum IndexBenchmark {
         }
         let (rate, referenceRate) = (Sample(ourRates), Sample(referenceRates))
         let (cpuRate, referenceCPURate) = (Sample(ourCPURates), Sample(referenceCPURates))
-        func latency(_ name: String, _ ours: [Double], _ theirs: [Double], p: Double, absoluteGoal: Double?) -> BenchmarkRow {
-            latencyRow(name, ours, theirs, p: p, absoluteGoal: absoluteGoal)
-        }
         return SectionReport(
             name: "index",
             title: "SearchIndex at \(itemCount) generated notes",
@@ -301,19 +298,19 @@ enum IndexBenchmark {
                              note: "the same builds in process CPU time, which a loaded shared machine distorts less, \(inOrder(ourCPURates, referenceCPURates))"),
                 BenchmarkRow(metric: "size on disk", ours: measured.ourBytes / 1_048_576, reference: measured.referenceBytes / 1_048_576, unit: "MiB",
                              goal: nil, higherIsBetter: false, note: "after a WAL checkpoint"),
-                latency("full-text two-word top-10 p50", ours("ftsTwoWord"), samples("ftsTwoWord"), p: 0.5, absoluteGoal: 5),
-                latency("full-text two-word top-10 p99", ours("ftsTwoWord"), samples("ftsTwoWord"), p: 0.99, absoluteGoal: 50),
-                latency("full-text common-word top-10 p50", ours("ftsCommon"), samples("ftsCommon"), p: 0.5, absoluteGoal: 5),
-                latency("full-text common-word top-10 p99", ours("ftsCommon"), samples("ftsCommon"), p: 0.99, absoluteGoal: 50),
-                latency("full-text stop-word top-10 p50", ours("ftsStop"), samples("ftsStop"), p: 0.5, absoluteGoal: nil),
-                latency("common-word top-10 of newest \(boundedMatches) matches p50", ours("ftsCommonBounded"), samples("ftsCommonBounded"), p: 0.5, absoluteGoal: 5),
-                latency("common-word top-10 of newest \(boundedMatches) matches p99", ours("ftsCommonBounded"), samples("ftsCommonBounded"), p: 0.99, absoluteGoal: 50),
-                latency("stop-word top-10 of newest \(boundedMatches) matches p50", ours("ftsStopBounded"), samples("ftsStopBounded"), p: 0.5, absoluteGoal: nil),
-                latency("filtered full-text top-10 p50", ours("filtered"), samples("filtered"), p: 0.5, absoluteGoal: nil),
-                latency("filtered full-text top-10 p99", ours("filtered"), samples("filtered"), p: 0.99, absoluteGoal: nil),
-                latency("count (rating ≥ 4) p50", ours("count"), samples("count"), p: 0.5, absoluteGoal: 200),
-                latency("group by rating p50", ours("groupBy"), samples("groupBy"), p: 0.5, absoluteGoal: 200),
-                latency("group by month p50", ours("groupByMonth"), samples("groupByMonth"), p: 0.5, absoluteGoal: 200),
+                latencyRow("full-text two-word top-10 p50", ours("ftsTwoWord"), samples("ftsTwoWord"), p: 0.5, absoluteGoal: 5),
+                latencyRow("full-text two-word top-10 p99", ours("ftsTwoWord"), samples("ftsTwoWord"), p: 0.99, absoluteGoal: 50),
+                latencyRow("full-text common-word top-10 p50", ours("ftsCommon"), samples("ftsCommon"), p: 0.5, absoluteGoal: 5),
+                latencyRow("full-text common-word top-10 p99", ours("ftsCommon"), samples("ftsCommon"), p: 0.99, absoluteGoal: 50),
+                latencyRow("full-text stop-word top-10 p50", ours("ftsStop"), samples("ftsStop"), p: 0.5, absoluteGoal: nil),
+                latencyRow("common-word top-10 of newest \(boundedMatches) matches p50", ours("ftsCommonBounded"), samples("ftsCommonBounded"), p: 0.5, absoluteGoal: 5),
+                latencyRow("common-word top-10 of newest \(boundedMatches) matches p99", ours("ftsCommonBounded"), samples("ftsCommonBounded"), p: 0.99, absoluteGoal: 50),
+                latencyRow("stop-word top-10 of newest \(boundedMatches) matches p50", ours("ftsStopBounded"), samples("ftsStopBounded"), p: 0.5, absoluteGoal: nil),
+                latencyRow("filtered full-text top-10 p50", ours("filtered"), samples("filtered"), p: 0.5, absoluteGoal: nil),
+                latencyRow("filtered full-text top-10 p99", ours("filtered"), samples("filtered"), p: 0.99, absoluteGoal: nil),
+                latencyRow("count (rating ≥ 4) p50", ours("count"), samples("count"), p: 0.5, absoluteGoal: 200),
+                latencyRow("group by rating p50", ours("groupBy"), samples("groupBy"), p: 0.5, absoluteGoal: 200),
+                latencyRow("group by month p50", ours("groupByMonth"), samples("groupByMonth"), p: 0.5, absoluteGoal: 200),
             ],
             notes: [
                 "Ours stores per item: an items row (unique identifier; day numbers and numbers first in the row, text after) with partial indexes on rating, fileSize, contentType, domain and one (day, date) index for each of the 3 dates; 3 keyword rows (WITHOUT ROWID, keyed by attribute number, value, item) and the per-keyword item counts every write keeps; a custom-value row (WITHOUT ROWID, keyed by item, key, position) with 1 index entry on (key, number); the full-text input (compressed only when ≥ 2 KiB) outside a contentless FTS5 table over title, other text and body. Group by month walks the created (day, date) index and rolls days up. Our file uses 16 KiB pages (`IndexSchema.pageSize`) and FTS5 leaves of 16,000 bytes (`IndexSchema.ftsLeafSize`); the reference keeps SQLite's default 4 KiB pages and FTS5's default 4,050-byte leaves.",
