@@ -12,6 +12,7 @@ enum BenchmarkSection: String, CaseIterable, Sendable {
     case grammar
     case prefixCache = "prefix-cache"
     case searchtool
+    case guidance
     case vision
     case e2e
     case memory
@@ -47,6 +48,8 @@ enum BenchmarkSection: String, CaseIterable, Sendable {
             try await GrammarBenchmark.prefixCache(environment, repetitions: environment.quick ? 2 : 5)
         case .searchtool:
             try await SearchToolBenchmark.run(environment)
+        case .guidance:
+            try await GuidanceBenchmark.run(environment)
         case .vision:
             try await VisionBenchmark.run(environment)
         case .e2e:

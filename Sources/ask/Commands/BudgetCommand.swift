@@ -21,6 +21,7 @@ struct BudgetCommand: Command {
     @OptionGroup var guide: GuideOptions
     @Flag("think", help: "Count as for a thinking model (Qwen3) allowed to think.") var thinking: Bool
     @Flag("json", help: "Print the report as JSON.") var json: Bool
+    @Flag("show-system-prompt", help: "Print the system turn the counts are of (instructions and tool definitions) before the table.") var showSystemPrompt: Bool
     @Argument("QUESTION", help: "The question to count (default: none, only the fixed parts).") var words: [String]
 
     func run() async throws -> Int32 {
@@ -32,6 +33,7 @@ struct BudgetCommand: Command {
         let (session, tool) = setup.makeSession(model: model, window: modelOptions.window(for: model), thinking: thinking)
         defer { tool.finish() }
         let report = try session.budgetReport(for: Prompt(words.joined(separator: " ")))
+        if showSystemPrompt { Terminal.output(session.systemPrompt + "\n\n") }
         if json {
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]

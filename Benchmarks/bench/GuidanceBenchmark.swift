@@ -1,0 +1,103 @@
+import Evaluations
+import Foundation
+import LocalModel
+import SearchIndex
+import SearchTool
+import TokenBudget
+
+/// Section "guidance" (issue 26 §6): what the search guidance costs in the prompt (the
+/// instructions, each tool's description and schema, as `ask budget` counts them) per guide and
+/// format, on the sample index and on the same items carrying 20 and 50 attributes (the sample's
+/// plus custom keys of every kind), with each installed chat model's tokenizer; and what one
+/// more attribute costs. Only vocabularies are loaded, so the section takes seconds.
+enum GuidanceBenchmark {
+    /// The issue's goals on the sample index with the default tokenizer.
+    static let goals: [String: Double] = ["complete / structured": 1_500, "focused / compact": 400]
+    /// The figures at 6456139, before this section's trims (SmolLM2, sample index).
+    static let before: [String: Int] = ["complete / structured": 1_978, "focused / structured": 973, "focused / compact": 699]
+    static let attributeCounts = [20, 50]
+
+    static func run(_ environment: BenchmarkEnvironment) async throws -> SectionReport {
+        let folder = environment.workDirectory.appendingPathComponent("guidance-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let sample = try SearchableIndex(url: folder.appendingPathComponent("sample.sqlite"))
+        let items = try CorpusReader().items(contentsOf: SampleData.trailsCorpus)
+        try await sample.indexSearchableItems(items)
+        let sampleAttributes = try await sample.attributeCatalogue().count
+        var indexes = [(name: "sample (\(sampleAttributes) attributes)", attributes: sampleAttributes, index: sample)]
+        for count in attributeCounts where count > sampleAttributes {
+            let index = try SearchableIndex(url: folder.appendingPathComponent("attributes-\(count).sqlite"))
+            try await index.indexSearchableItems(widened(items, extraKeys: count - sampleAttributes))
+            indexes.append(("\(count) attributes", try await index.attributeCatalogue().count, index))
+        }
+        let models = [environment.modelURL] + (try EvaluationBenchmark.otherInstalledModels(than: environment.modelURL))
+        let guides: [(SearchSetup.GuideLevel, FormatLevel)] = [(.complete, .structured), (.complete, .compact), (.focused, .structured), (.focused, .compact)]
+
+        var rows: [BenchmarkRow] = []
+        var notes: [String] = []
+        for url in models {
+            let vocabulary = try LocalModel.vocabularyOnly(contentsOf: url)
+            let modelName = url.deletingPathExtension().lastPathComponent
+            for (level, format) in guides {
+                let guide = "\(level.rawValue) / \(format == .compact ? "compact" : "structured")"
+                var costs: [(attributes: Int, tokens: Int)] = []
+                for entry in indexes {
+                    let cost = try await guidanceTokens(entry.index, level, format, vocabulary)
+                    costs.append((entry.attributes, cost.total))
+                    let isGoalPoint = url == environment.modelURL && entry.index === sample
+                    rows.append(BenchmarkRow(
+                        metric: "\(guide), \(entry.name), \(modelName)", ours: Double(cost.total),
+                        reference: entry.index === sample ? nil : Double(costs[0].tokens), unit: "tokens",
+                        goal: isGoalPoint ? goals[guide] : nil, higherIsBetter: false,
+                        note: cost.parts + (isGoalPoint ? before[guide].map { "; \($0) at 6456139" } ?? "" : "")))
+                }
+                if let first = costs.first, let last = costs.last, last.attributes > first.attributes {
+                    let perAttribute = Double(last.tokens - first.tokens) / Double(last.attributes - first.attributes)
+                    notes.append(String(format: "%@, %@: %.1f tokens per added attribute (%d → %d attributes)", guide, modelName,
+                                        perAttribute, first.attributes, last.attributes))
+                }
+            }
+        }
+        return SectionReport(
+            name: "guidance", title: "Guidance tokens: instructions, tool descriptions and schemas per guide, format, index width and tokenizer",
+            reference: "the same guide on the sample index (the ratio is the growth with the index's width); goals on the sample index with the default model",
+            rows: rows,
+            notes: ["Counted as `ask budget` counts them: the instructions, and the description and schema of spotlight_search and "
+                    + "fetch_item; the chat template's own text and the reserved answer are left out. Wider indexes: the sample's "
+                    + "14 items, each with custom keys added up to the attribute count (numbers, few-valued strings, dates and "
+                    + "free strings in turn). Each part is in the note: instructions + search description + search schema + fetch "
+                    + "description + fetch schema."] + notes)
+    }
+
+    /// The guidance of one guide over one index, with `ask`'s wiring.
+    static func guidanceTokens(_ index: SearchableIndex, _ level: SearchSetup.GuideLevel, _ format: FormatLevel, _ vocabulary: LocalModel) async throws
+        -> (total: Int, parts: String) {
+        let setup = try await SearchSetup(index: index, guide: level, format: format)
+        let (session, tool) = setup.makeSession(model: vocabulary, window: nil, thinking: false)
+        defer { tool.finish() }
+        let report = try session.budgetReport(for: Prompt(""))
+        let parts = report.sections.filter { [BudgetSection.Kind.instructions, .toolDescription, .toolSchema].contains($0.kind) }
+        return (parts.map(\.tokens).reduce(0, +), parts.map { String($0.tokens) }.joined(separator: " + "))
+    }
+
+    /// The items with `extraKeys` custom keys each, of the four kinds in turn, so an index
+    /// gets as wide as an app's.
+    static func widened(_ items: [SearchableItem], extraKeys: Int) -> [SearchableItem] {
+        items.enumerated().map { position, item in
+            var item = item
+            for key in 0..<extraKeys {
+                let kinds = ["Number", "Category", "Date", "Note"]
+                guard let custom = CustomAttributeKey(keyName: "extra\(kinds[key % 4])\(key / 4 + 1)") else { continue }
+                let value: AttributeValue = switch key % 4 {
+                case 0: .number(Double(position * (key + 3) % 97) + 0.5)
+                case 1: .string(["red", "green", "blue", "grey"][(position + key) % 4])
+                case 2: .date(Date(timeIntervalSince1970: 1_700_000_000 + Double(position * 86_400 * (key + 1))))
+                default: .string("free text \(position) of key \(key) \(item.uniqueIdentifier)")
+                }
+                item.attributeSet.setValue(value, forCustomKey: custom)
+            }
+            return item
+        }
+    }
+}
