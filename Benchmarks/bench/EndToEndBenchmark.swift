@@ -5,14 +5,19 @@ import SearchIndex
 import SearchTool
 import TokenBudget
 
-/// Section "e2e" (issue 9 §6): the sample evaluation questions answered by Lantern in-process
-/// and by `llama-server --jinja` through its chat endpoint, with the same model, threads,
-/// context, search and fetch tools, index, round limit and per-round token cap.
+/// Section "e2e" (issue 9 §6, issue 26 §1): the sample evaluation questions answered by
+/// Lantern in-process and by llama-server, with the same model, threads, context, search and
+/// fetch tools, index, round limit and per-round token cap.
 ///
-/// The peer runs twice, because what it does with tools depends on its chat template: once with
-/// the model's own template (what a user gets by default) and once with a tool-capable ChatML
-/// template. Questions are interleaved (each question on every side before the next), so that
-/// whatever else the machine does affects all sides alike.
+/// The headline peer does the same work (issue 26): a `LanguageModelSession` over
+/// `LlamaServerModel`, so the server reads Lantern's own ChatML prompt with its tool
+/// definitions, each round is constrained by the GBNF Lantern's session uses for that round,
+/// and the session's call parser, tool instances and tool-output layout run between the
+/// rounds, which go to /completion with `cache_prompt`. Two more peers show what a user of
+/// `llama-server --jinja` gets by default through the chat endpoint with OpenAI functions: the
+/// model's own template, and a tool-capable ChatML template. Questions are interleaved (each
+/// question on every side before the next), so that whatever else the machine does affects
+/// all sides alike.
 enum EndToEndBenchmark {
     /// The cap on each generation round, on both sides: without it the peer may generate until
     /// the context is full when its template hides the tools.
@@ -39,6 +44,8 @@ enum EndToEndBenchmark {
         /// Parsed calls of a known tool whose arguments validate against its `parameters`.
         var validCalls = 0
         var answered = false
+        /// Generation rounds: one, plus one per round of tool calls.
+        var rounds = 0
         /// Rounds that stopped at the token cap.
         var truncatedRounds = 0
         var problem: String?
@@ -75,6 +82,11 @@ enum EndToEndBenchmark {
         defer { fixture.remove() }
         let model = try LocalModel(contentsOf: environment.modelURL, configuration: environment.modelConfiguration)
         let window = model.defaultContextWindow
+        // /completion reads the prompt the session renders: the server's own template is not used
+        let sameWorkServer = try await LlamaServer(model: environment.modelURL, threads: environment.threads, context: window.tokens,
+                                                   logDirectory: fixture.folder)
+        defer { sameWorkServer.stop() }
+        let sameWork = LlamaServerModel(local: model, server: sameWorkServer, timeout: questionTimeout)
         let defaultServer = try await LlamaServer(model: environment.modelURL, threads: environment.threads, context: window.tokens,
                                                   logDirectory: fixture.folder)
         defer { defaultServer.stop() }
@@ -84,48 +96,76 @@ enum EndToEndBenchmark {
         let peers = [(label: "model's template", server: defaultServer), (label: "ChatML tools template", server: chatMLServer)]
 
         var ours: [Outcome] = []
+        var same: [Outcome] = []
         var theirs: [[Outcome]] = peers.map { _ in [] }
         for (number, sample) in fixture.questions.enumerated() {
             let prefix = "bench: e2e question \(number + 1)/\(fixture.questions.count)"
-            ours.append(await lanternAnswer(sample.prompt, setup: fixture.setup, model: model, window: window))
-            FileHandle.standardError.write(Data("\(prefix), Lantern: \(ours[ours.count - 1].line)\n".utf8))
+            ours.append(await sessionAnswer(sample.prompt, setup: fixture.setup, model: model, window: window))
+            FileHandle.standardError.write(Data("\(prefix), Lantern: \(ours[number].line)\n".utf8))
+            same.append(await sessionAnswer(sample.prompt, setup: fixture.setup, model: sameWork, window: window))
+            FileHandle.standardError.write(Data("\(prefix), llama-server doing the same work: \(same[number].line)\n".utf8))
             for (side, peer) in peers.enumerated() {
                 theirs[side].append(await peerAnswer(sample.prompt, setup: fixture.setup, model: model, window: window, server: peer.server))
                 FileHandle.standardError.write(Data("\(prefix), llama-server with the \(peer.label): \(theirs[side][number].line)\n".utf8))
             }
         }
 
-        var rows: [BenchmarkRow] = []
+        // the same-work peer first: its latency row is the headline
+        let sides = [(label: sameWorkLabel, outcomes: same)] + peers.indices.map { (label: peers[$0].label, outcomes: theirs[$0]) }
         let latency = Sample(ours.map(\.seconds))
-        for (side, peer) in peers.enumerated() {
-            let reference = Sample(theirs[side].map(\.seconds))
-            rows.append(BenchmarkRow(metric: "latency per question, median (vs \(peer.label))", ours: latency.median,
+        let perQuestionRatio = Sample(zip(ours, same).map { $0.seconds / $1.seconds }).median
+        var rows: [BenchmarkRow] = []
+        for side in sides {
+            let reference = Sample(side.outcomes.map(\.seconds))
+            rows.append(BenchmarkRow(metric: "latency per question, median (vs \(side.label))", ours: latency.median,
                                      reference: reference.median, unit: "s", goal: 0.8, higherIsBetter: false,
-                                     spread: "ours \(latency.spread); peer \(reference.spread)"))
+                                     spread: "ours \(latency.spread); peer \(reference.spread)",
+                                     note: side.label == sameWorkLabel ? String(format: "median of the per-question ratios %.2f", perQuestionRatio) : nil))
         }
-        for (side, peer) in peers.enumerated() {
-            rows.append(tokenRow("prompt tokens per question, median, all rounds (vs \(peer.label))", ours.map(\.promptTokens), theirs[side].map(\.promptTokens)))
-            rows.append(tokenRow("of which cached, median (vs \(peer.label))", ours.map(\.cachedTokens), theirs[side].map(\.cachedTokens)))
-            rows.append(tokenRow("completion tokens per question, median (vs \(peer.label))", ours.map(\.completionTokens), theirs[side].map(\.completionTokens)))
+        for side in sides {
+            rows.append(tokenRow("prompt tokens per question, median, all rounds (vs \(side.label))", ours.map(\.promptTokens), side.outcomes.map(\.promptTokens)))
+            rows.append(tokenRow("of which cached, median (vs \(side.label))", ours.map(\.cachedTokens), side.outcomes.map(\.cachedTokens)))
+            rows.append(tokenRow("completion tokens per question, median (vs \(side.label))", ours.map(\.completionTokens), side.outcomes.map(\.completionTokens)))
         }
         rows.append(BenchmarkRow(metric: "Lantern tool calls valid", ours: share(ours), reference: nil, unit: "%", goal: 100,
                                  higherIsBetter: true, note: "\(ours.map(\.validCalls).reduce(0, +)) of \(ours.map(\.calls).reduce(0, +)) calls"))
-        for (side, peer) in peers.enumerated() {
-            let outcomes = theirs[side]
-            rows.append(BenchmarkRow(metric: "tool calls valid (vs \(peer.label))", ours: share(ours), reference: share(outcomes),
+        rows.append(BenchmarkRow(metric: "llama-server doing the same work: its tool calls valid (its own figure)", ours: share(same),
+                                 reference: nil, unit: "%", goal: 100, higherIsBetter: true,
+                                 note: "\(same.map(\.validCalls).reduce(0, +)) of \(same.map(\.calls).reduce(0, +)) calls"))
+        for side in sides {
+            rows.append(BenchmarkRow(metric: "tool calls valid (vs \(side.label))", ours: share(ours), reference: share(side.outcomes),
                                      unit: "%", goal: nil, higherIsBetter: true,
-                                     note: "peer: \(outcomes.map(\.validCalls).reduce(0, +)) of \(outcomes.map(\.calls).reduce(0, +)) calls"))
+                                     note: "peer: \(side.outcomes.map(\.validCalls).reduce(0, +)) of \(side.outcomes.map(\.calls).reduce(0, +)) calls"))
         }
 
+        let sameRounds = zip(ours, same).filter { $0.rounds == $1.rounds }
+        let samePrompt = sameRounds.filter { $0.promptTokens == $1.promptTokens }.count
         var notes = [
             "\(fixture.questions.count) questions of trails-samples.jsonl, each answered once per side, greedy; "
                 + "per-round cap \(maximumResponseTokens) tokens, at most \(maximumToolRounds) tool rounds, context \(window.tokens), "
-                + "first round must call a tool (Lantern `.required`, peer `tool_choice: \"required\"`, then \"auto\"); "
+                + "first round must call a tool; "
                 + "a side that takes more than \(Int(questionTimeout)) s for a question is stopped and the question counted as failed. "
                 + "The first question is cold on every side (nothing cached yet). Valid = parsed, a known tool, arguments "
                 + "validate against the tool's `parameters`; text that tried to be a call (`<tool_call>` in the answer) counts as a call that did not parse.",
+            "The same work (issue 26 §1): a `LanguageModelSession` whose model is llama-server (`LlamaServerModel`). The server gets "
+                + "the prompt Lantern renders (its ChatML, its system turn with the tool definitions, the tool outputs in `<tool_response>` "
+                + "user turns) as /completion's `prompt`; each round the GBNF the session compiled for it in `grammar` (round 1 `.required`: "
+                + "calls only; later rounds `.allowed`: the quote-or-call grammar over the sources shown, or the call grammar lazy on "
+                + "`<tool_call>` via `grammar_lazy` and `grammar_triggers`), the session's stop strings, `n_predict` \(maximumResponseTokens), "
+                + "`temperature: 0`, `cache_prompt: true`. The session parses each reply with Lantern's call parser, validates and runs "
+                + "the call on the same tool instances and index, and sends the next round. Not sent, because llama-server has no such "
+                + "request field: Lantern's forced prefix (the server generates a required call's opening `<tool_call>\\n{\"name\": \"` "
+                + "token by token under the grammar; Lantern decodes it with the prompt) and its repeated-span stop. /completion, not "
+                + "the chat endpoint with a ChatML `--chat-template-file`: this server applies a chat request's `grammar` from the first "
+                + "token and ignores its `grammar_lazy` (checked by hand on 2026-12-03), so the lazy rounds could not be asked of it.",
+            "Same prompt, checked: of \(fixture.questions.count) questions, \(sameRounds.count) took as many rounds on both sides, and of "
+                + "those \(samePrompt) had exactly as many prompt tokens (table below).",
+            perQuestionTable(fixture.questions, ours: ours, peer: same),
             "Lantern: " + summary(ours),
-            "The harness sends the peer's requests over a plain blocking socket (`LocalHTTP`) and is idle while the server works; "
+            "llama-server doing the same work: " + summary(same),
+            "The other two peers: /v1/chat/completions with the search and fetch tools as OpenAI functions, `tool_choice: \"required\"` "
+                + "in the first round, then \"auto\", and the harness running each call the server parsed on the same tool instances.",
+            "The harness sends the peers' requests over a plain blocking socket (`LocalHTTP`) and is idle while the server works; "
                 + "before 2026-11-29 it used URLSession, whose waiting kept about 1.5 of the 2 cores busy and slowed the server about 2.5×.",
         ]
         notes += peers.enumerated().map { side, peer in "llama-server, \(peer.label): " + summary(theirs[side]) }
@@ -138,15 +178,20 @@ enum EndToEndBenchmark {
         }
         return SectionReport(
             name: "e2e", title: "End to end: sample questions, Lantern in-process vs llama-server",
-            reference: "llama-server --jinja -t \(environment.threads) -c \(window.tokens) on 127.0.0.1 (llama.cpp-tools), "
-                + "/v1/chat/completions with the same search and fetch tools as OpenAI functions, executed by the harness against the same index",
+            reference: "llama-server -t \(environment.threads) -c \(window.tokens) on 127.0.0.1 (llama.cpp-tools): doing the same work, "
+                + "/completion with Lantern's rendered prompt and per-round GBNF; and --jinja /v1/chat/completions with the same search "
+                + "and fetch tools as OpenAI functions (the model's template, a ChatML tools template), executed by the harness against the same index",
             rows: rows, notes: notes)
     }
 
-    // MARK: The two sides
+    /// The same-work peer's name in rows.
+    static let sameWorkLabel = "the same work on llama-server"
 
-    /// Lantern as `ask` answers: the shared wiring, a fresh session and tool per question.
-    static func lanternAnswer(_ question: String, setup: SearchSetup, model: LocalModel, window: ContextWindow) async -> Outcome {
+    // MARK: The sides
+
+    /// A session as `ask` answers: the shared wiring, a fresh session and tool per question, over
+    /// the in-process model (Lantern) or over llama-server (`LlamaServerModel`, the same work).
+    static func sessionAnswer(_ question: String, setup: SearchSetup, model: any LanguageModel, window: ContextWindow) async -> Outcome {
         let (session, tool) = setup.makeSession(model: model, window: window, thinking: false)
         defer { tool.finish() }
         let schemas = [tool.name: tool.parameters, tool.fetchTool.name: tool.fetchTool.parameters]
@@ -162,6 +207,7 @@ enum EndToEndBenchmark {
             outcome.promptTokens = response.usage.promptTokens
             outcome.cachedTokens = response.usage.cachedTokens
             outcome.completionTokens = response.usage.generatedTokens
+            outcome.rounds = response.usage.rounds
             outcome.answered = !response.content.allSatisfy(\.isWhitespace)
             entries = Array(response.transcriptEntries)
         } catch {
@@ -222,6 +268,7 @@ enum EndToEndBenchmark {
                 outcome.promptTokens += reply.promptTokens
                 outcome.cachedTokens += reply.cachedTokens
                 outcome.completionTokens += reply.completionTokens
+                outcome.rounds += 1
                 if reply.finishReason == "length" { outcome.truncatedRounds += 1 }
                 // a call the server did not recognise stays in the text
                 outcome.calls += reply.content.components(separatedBy: "<tool_call>").count - 1
@@ -278,6 +325,24 @@ enum EndToEndBenchmark {
         let (a, b) = (Sample(ours.map(Double.init)), Sample(theirs.map(Double.init)))
         return BenchmarkRow(metric: metric, ours: a.median, reference: b.median, unit: "tokens", goal: nil, higherIsBetter: false,
                             spread: "ours \(a.spread); peer \(b.spread)")
+    }
+
+    /// Question by question, Lantern beside the same-work peer.
+    private static func perQuestionTable(_ questions: [EvaluationSample], ours: [Outcome], peer: [Outcome]) -> String {
+        func tokens(_ outcome: Outcome) -> String { "\(outcome.promptTokens) / \(outcome.cachedTokens) / \(outcome.completionTokens)" }
+        func calls(_ outcome: Outcome) -> String { "\(outcome.validCalls) of \(outcome.calls)" }
+        var lines = [
+            "| question | Lantern s | same work s | ratio | Lantern tokens prompt / cached / generated | same work tokens | rounds | valid calls |",
+            "|---|---:|---:|---:|---:|---:|---:|---:|",
+        ]
+        for (index, question) in questions.enumerated() where index < ours.count && index < peer.count {
+            let (lantern, server) = (ours[index], peer[index])
+            let text = question.prompt.count > 48 ? String(question.prompt.prefix(47)) + "…" : question.prompt
+            lines.append("| \(question.id): \(text.replacingOccurrences(of: "|", with: "/")) | "
+                + String(format: "%.2f | %.2f | %.2f", lantern.seconds, server.seconds, lantern.seconds / server.seconds)
+                + " | \(tokens(lantern)) | \(tokens(server)) | \(lantern.rounds) / \(server.rounds) | \(calls(lantern)) / \(calls(server)) |")
+        }
+        return lines.joined(separator: "\n")
     }
 
     private static func summary(_ outcomes: [Outcome]) -> String {

@@ -113,26 +113,7 @@ final class LlamaServer: @unchecked Sendable {
             body["tool_choice"] = .string(toolChoice)
         }
         if let responseFormat { body["response_format"] = responseFormat }
-        let response: LocalHTTP.Response
-        do {
-            response = try await LocalHTTP.request(port: port, method: "POST", path: "/v1/chat/completions",
-                                                   json: Data(JSONValue.object(body).jsonString.utf8), timeout: max(1, timeout))
-        } catch let error as LocalHTTP.Failure where error.timedOut {
-            throw BenchmarkFailure("llama-server did not answer a chat request within \(Int(timeout)) s (max_tokens \(maxTokens))")
-        } catch {
-            guard process.isRunning else {
-                throw BenchmarkFailure("llama-server exited with \(process.terminationStatus) during a chat request; its log ends: \(logTail)")
-            }
-            throw BenchmarkFailure("the chat request to llama-server failed: \(error)")
-        }
-        let text = String(decoding: response.body, as: UTF8.self)
-        guard response.status == 200 else { throw ErrorReply(status: response.status, body: text) }
-        let json: JSONValue
-        do {
-            json = try JSONValue(parsing: text)
-        } catch {
-            throw BenchmarkFailure("llama-server's answer is not JSON (\(error)): \(text.prefix(300))")
-        }
+        let json = try await post("/v1/chat/completions", body, what: "a chat request (max_tokens \(maxTokens))", timeout: timeout)
         let choice = json["choices"]?[0] ?? .null
         let message = choice["message"] ?? .null
         let calls = (message["tool_calls"]?.arrayValue ?? []).map { call in
@@ -145,6 +126,36 @@ final class LlamaServer: @unchecked Sendable {
                      completionTokens: json["usage"]?["completion_tokens"]?.intValue ?? 0,
                      finishReason: choice["finish_reason"]?.stringValue ?? "",
                      assistantMessage: message)
+    }
+
+    /// One request to /completion: `body` holds the prompt text and the sampling fields
+    /// (`n_predict`, `grammar`, `stop`, ...); the answer is the server's JSON, with `content`,
+    /// `stop_type` and `timings`.
+    func complete(_ body: JSONObject, timeout: Double) async throws -> JSONValue {
+        try await post("/completion", body, what: "a completion request", timeout: timeout)
+    }
+
+    /// POSTs `body` to `path` and reads the JSON answer; `what` names the request in errors.
+    private func post(_ path: String, _ body: JSONObject, what: String, timeout: Double) async throws -> JSONValue {
+        let response: LocalHTTP.Response
+        do {
+            response = try await LocalHTTP.request(port: port, method: "POST", path: path,
+                                                   json: Data(JSONValue.object(body).jsonString.utf8), timeout: max(1, timeout))
+        } catch let error as LocalHTTP.Failure where error.timedOut {
+            throw BenchmarkFailure("llama-server did not answer \(what) within \(Int(timeout)) s")
+        } catch {
+            guard process.isRunning else {
+                throw BenchmarkFailure("llama-server exited with \(process.terminationStatus) during \(what); its log ends: \(logTail)")
+            }
+            throw BenchmarkFailure("\(what) to llama-server failed: \(error)")
+        }
+        let text = String(decoding: response.body, as: UTF8.self)
+        guard response.status == 200 else { throw ErrorReply(status: response.status, body: text) }
+        do {
+            return try JSONValue(parsing: text)
+        } catch {
+            throw BenchmarkFailure("llama-server's answer is not JSON (\(error)): \(text.prefix(300))")
+        }
     }
 }
 

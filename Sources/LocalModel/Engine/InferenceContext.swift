@@ -64,13 +64,26 @@ public struct GenerationSummary: Sendable, Hashable {
     /// Tokens of the output, `forcedTokens` included.
     public var generatedTokens: Int
     /// Of `generatedTokens`, those of `GenerationParameters.forcedPrefix`, decoded with the prompt.
-    public var forcedTokens: Int = 0
+    public var forcedTokens: Int
     /// Time spent decoding the new part of the prompt (and the forced prefix).
     public var prefillDuration: Duration
     /// Time from the end of prefill to the end of generation.
     public var generationDuration: Duration
     /// Time from the call to the first generated text.
     public var timeToFirstToken: Duration?
+
+    /// Public so that a `LanguageModelConversation` of another backend can end its stream.
+    public init(stopReason: StopReason, promptTokens: Int, reusedTokens: Int, generatedTokens: Int, forcedTokens: Int = 0,
+                prefillDuration: Duration, generationDuration: Duration, timeToFirstToken: Duration?) {
+        self.stopReason = stopReason
+        self.promptTokens = promptTokens
+        self.reusedTokens = reusedTokens
+        self.generatedTokens = generatedTokens
+        self.forcedTokens = forcedTokens
+        self.prefillDuration = prefillDuration
+        self.generationDuration = generationDuration
+        self.timeToFirstToken = timeToFirstToken
+    }
 }
 
 /// Running totals for one context, so tests and benchmarks can see the prefix cache at work.
@@ -81,6 +94,9 @@ public struct EngineCounters: Sendable, Hashable {
     public var tokensReused = 0
     /// Tokens sampled.
     public var tokensGenerated = 0
+
+    /// Public so that a `LanguageModelConversation` of another backend can keep its own.
+    public init() {}
 }
 
 /// One conversation's llama.cpp context: its KV cache, and generation over it.
