@@ -18,7 +18,8 @@ enum ToolCountBenchmark {
     /// Room above Lantern's prompt for the peer's rendering of the same tools (its `tojson`
     /// spaces differently here and there).
     static let peerMargin = 512
-    static let requestTimeout = 300.0
+    /// A 10-tool request took more than 300 s on the peer with the machine at load 10.
+    static let requestTimeout = 900.0
     static let instructions = "You operate the company's back-office systems. Call exactly one tool for the user's request."
 
     static func run(_ environment: BenchmarkEnvironment) async throws -> SectionReport {
