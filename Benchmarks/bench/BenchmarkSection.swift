@@ -18,6 +18,7 @@ enum BenchmarkSection: String, CaseIterable, Sendable {
     case memory
     case evaluation
     case calls
+    case tools
     case reliability
 
     /// Runs the section; `--quick` sizes come from the environment.
@@ -60,6 +61,8 @@ enum BenchmarkSection: String, CaseIterable, Sendable {
             try await EvaluationBenchmark.run(environment)
         case .calls:
             try await FunctionCallBenchmark.run(environment)
+        case .tools:
+            try await ToolCountBenchmark.run(environment)
         case .reliability:
             try await ReliabilityBenchmark.run(environment)
         }

@@ -92,6 +92,12 @@ final class LlamaServer: @unchecked Sendable {
         /// "stop", "length" (the max_tokens cap) or "tool_calls".
         var finishReason: String
         var assistantMessage: JSONValue
+        /// The server's own `timings`: prompt processing (to the first sampled token) and
+        /// generation after it, in milliseconds; nil when the answer has none.
+        var promptMilliseconds: Double?
+        var generationMilliseconds: Double?
+        /// Generated tokens per second as the server counts them (`predicted_per_second`).
+        var generationTokensPerSecond: Double?
     }
 
     /// An answer with an error status: a 400 is a request the server refused (a JSON schema it
@@ -104,10 +110,12 @@ final class LlamaServer: @unchecked Sendable {
 
     /// One request to /v1/chat/completions; throws when the server does not answer within
     /// `timeout` seconds, answers with an error status, or answers with something unreadable.
-    /// `responseFormat` is OpenAI's `response_format` (e.g. a JSON schema the reply must follow).
+    /// `responseFormat` is OpenAI's `response_format` (e.g. a JSON schema the reply must follow);
+    /// `cachesPrompt: false` makes the server decode the whole prompt again (`cache_prompt`).
     func chat(messages: [JSONValue], tools: [JSONValue], maxTokens: Int, toolChoice: String = "auto", responseFormat: JSONValue? = nil,
-              timeout: Double) async throws -> Reply {
+              cachesPrompt: Bool = true, timeout: Double) async throws -> Reply {
         var body: JSONObject = ["messages": .array(messages), "max_tokens": .int(maxTokens), "temperature": 0, "stream": false]
+        if !cachesPrompt { body["cache_prompt"] = false }
         if !tools.isEmpty {
             body["tools"] = .array(tools)
             body["tool_choice"] = .string(toolChoice)
@@ -125,7 +133,10 @@ final class LlamaServer: @unchecked Sendable {
                      cachedTokens: json["usage"]?["prompt_tokens_details"]?["cached_tokens"]?.intValue ?? json["timings"]?["cache_n"]?.intValue ?? 0,
                      completionTokens: json["usage"]?["completion_tokens"]?.intValue ?? 0,
                      finishReason: choice["finish_reason"]?.stringValue ?? "",
-                     assistantMessage: message)
+                     assistantMessage: message,
+                     promptMilliseconds: json["timings"]?["prompt_ms"]?.doubleValue,
+                     generationMilliseconds: json["timings"]?["predicted_ms"]?.doubleValue,
+                     generationTokensPerSecond: json["timings"]?["predicted_per_second"]?.doubleValue)
     }
 
     /// One request to /completion: `body` holds the prompt text and the sampling fields
