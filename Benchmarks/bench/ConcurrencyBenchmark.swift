@@ -95,6 +95,7 @@ enum ConcurrencyBenchmark {
             let same = zip(ours.last?.texts ?? [], theirs.last?.texts ?? []).filter { $0 == $1 }.count
             agreement.append("\(same) of \(count) at N = \(count)")
         }
+        let ceiling = try batchedDecodeSpeeds(environment, counts: counts, promptTokens: prompts.map(\.count).min() ?? 1, generatedTokens: generatedTokens)
         return SectionReport(
             name: "concurrency",
             title: "Concurrent sessions: aggregate generation and per-session latency with 1–\(counts.max() ?? 1) sessions on one model vs llama-server --parallel",
@@ -104,7 +105,27 @@ enum ConcurrencyBenchmark {
                 "Each session generates exactly \(generatedTokens) tokens; aggregate = N × \(generatedTokens) / the wall time from the first start to the last finish (prefill of the cached prompt included). Latency is each session's own start to finish.",
                 "Lantern: one InferenceContext of \(sessionContext) tokens per session on one LocalModel, all started at once from a task group. Peer: one request per thread (LocalHTTP blocks in recv on a thread of its own per request).",
                 "Greedy texts identical to the peer's in the last round: \(agreement.joined(separator: ", ")).",
+                "What batching can give here, without a server: llama-batched-bench's generation speed (S_TG) with N sequences decoded in one batch (one run): \(zip(counts, ceiling).map { String(format: "%.0f tokens/s at N = %d", $1, $0) }.joined(separator: ", ")).",
             ])
+    }
+
+    /// llama.cpp's own batched generation speed for each count of parallel sequences
+    /// (`llama-batched-bench`, S_TG): the ceiling of decoding the sessions in one batch.
+    private static func batchedDecodeSpeeds(_ environment: BenchmarkEnvironment, counts: [Int], promptTokens: Int, generatedTokens: Int) throws -> [Double] {
+        let output = try BenchmarkEnvironment.run("/usr/bin/llama-batched-bench", [
+            "-m", environment.modelURL.path, "-c", String((counts.max() ?? 1) * sessionContext), "-npp", String(promptTokens),
+            "-ntg", String(generatedTokens), "-npl", counts.map(String.init).joined(separator: ","), "-t", String(environment.threads),
+            "--output-format", "jsonl",
+        ])
+        let speeds = output.split(separator: "\n").compactMap { line -> (Int, Double)? in
+            guard let object = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any],
+                  let parallel = object["pl"] as? Int, let speed = object["speed_tg"] as? Double else { return nil }
+            return (parallel, speed)
+        }
+        return try counts.map { count in
+            guard let speed = speeds.first(where: { $0.0 == count })?.1 else { throw BenchmarkFailure("llama-batched-bench printed no result for \(count) sequences") }
+            return speed
+        }
     }
 
     /// Starts every session at once and waits for all of them.
