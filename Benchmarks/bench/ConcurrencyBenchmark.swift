@@ -148,7 +148,8 @@ enum ConcurrencyBenchmark {
     /// Exactly `tokens` tokens after `prompt`, greedy; the text.
     private static func generate(_ context: InferenceContext, prompt: [Token], tokens: Int) async throws -> String {
         var text = ""
-        let parameters = GenerationParameters(maximumTokens: tokens, stopsAtEndOfGeneration: false)
+        // control tokens as no text, as the peer's content has them, so the texts compare
+        let parameters = GenerationParameters(maximumTokens: tokens, renderSpecialTokens: false, stopsAtEndOfGeneration: false)
         for try await event in context.generate(tokens: prompt, parameters: parameters) {
             switch event {
             case .text(let piece): text += piece
