@@ -11,6 +11,7 @@ enum BenchmarkSection: String, CaseIterable, Sendable {
     case vectors
     case grammar
     case prefixCache = "prefix-cache"
+    case concurrency
     case searchtool
     case guidance
     case vision
@@ -47,6 +48,8 @@ enum BenchmarkSection: String, CaseIterable, Sendable {
             try await GrammarBenchmark.grammarOverhead(environment, repetitions: environment.quick ? 3 : 7)
         case .prefixCache:
             try await GrammarBenchmark.prefixCache(environment, repetitions: environment.quick ? 2 : 5)
+        case .concurrency:
+            try await ConcurrencyBenchmark.run(environment)
         case .searchtool:
             try await SearchToolBenchmark.run(environment)
         case .guidance:
