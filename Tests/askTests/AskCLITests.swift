@@ -241,4 +241,19 @@ import Testing
         #expect(tooSmall.status == 1)
         #expect(tooSmall.stdout.contains("does not fit"))
     }
+
+    /// `--show-system-prompt` prints the text the counts are of, before the table; without it
+    /// only the table is printed.
+    @Test func budgetShowsTheSystemTurnItCounts() throws {
+        let ask = try AskProcess()
+        let shown = try ask.run(["budget", "--show-system-prompt", "--guide", "complete"])
+        #expect(shown.status == 0, "\(shown.stderr)")
+        let definition = try #require(shown.stdout.range(of: "\"name\": \"spotlight_search\""), "\(shown.stdout)")
+        let table = try #require(shown.stdout.range(of: "Token budget for"), "\(shown.stdout)")
+        #expect(definition.lowerBound < table.lowerBound)
+        #expect(shown.stdout.contains("\"name\": \"fetch_item\""))
+        #expect(shown.stdout.contains("The index holds"), "the instructions are part of the system turn")
+        let plain = try ask.run(["budget", "--guide", "complete"])
+        #expect(!plain.stdout.contains("\"name\": \"spotlight_search\""))
+    }
 }
