@@ -163,18 +163,13 @@ enum ConcurrencyBenchmark {
 }
 
 extension LlamaServer {
-    /// One /completion request: exactly `tokens` tokens after the prompt's token ids, greedy,
-    /// end of generation ignored; the text.
+    /// One /completion request (`complete`): exactly `tokens` tokens after the prompt's token
+    /// ids, greedy, end of generation ignored; the text.
     func completion(prompt: [Token], tokens: Int) async throws -> String {
-        let request: [String: Any] = ["prompt": prompt.map { Int($0) }, "n_predict": tokens, "temperature": 0, "ignore_eos": true,
-                                      "cache_prompt": true, "stream": false]
-        let response = try await LocalHTTP.request(port: port, method: "POST", path: "/completion",
-                                                   json: try JSONSerialization.data(withJSONObject: request), timeout: 600)
-        guard response.status == 200, let answer = try JSONSerialization.jsonObject(with: response.body) as? [String: Any] else {
-            throw BenchmarkFailure("llama-server answered /completion with \(response.status): \(String(decoding: response.body.prefix(300), as: UTF8.self)); its log ends: \(logTail)")
-        }
-        let predicted = answer["tokens_predicted"] as? Int ?? 0
+        let answer = try await complete(["prompt": .array(prompt.map { .int(Int($0)) }), "n_predict": .int(tokens), "temperature": 0,
+                                         "ignore_eos": true, "cache_prompt": true, "stream": false], timeout: 600)
+        let predicted = answer["tokens_predicted"]?.intValue ?? 0
         guard predicted == tokens else { throw BenchmarkFailure("llama-server generated \(predicted) tokens, not \(tokens)") }
-        return answer["content"] as? String ?? ""
+        return answer["content"]?.stringValue ?? ""
     }
 }
