@@ -26,11 +26,14 @@ public final class EngineThread: SerialExecutor, @unchecked Sendable {
     @discardableResult
     static func replaceShared(abandoning error: LocalModelError) -> pthread_t? {
         let fresh = EngineThread()
+        // under the lock `add` takes: work for the old thread lands in its queue before the move
+        // or goes to the fresh one after it, never in a queue nobody reads
         let old = current.withLock { thread in
-            defer { thread = fresh }
-            return thread
+            let old = thread
+            thread = fresh
+            for work in old.pending.withLock({ queued in defer { queued.removeAll() }; return queued }) { fresh.append(work) }
+            return old
         }
-        for work in old.pending.withLock({ queued in defer { queued.removeAll() }; return queued }) { fresh.add(work) }
         old.abandonRunning.withLock { abandon in defer { abandon = nil }; return abandon }?(error)
         return old.threadID.withLock { $0 }
     }
@@ -109,7 +112,14 @@ public final class EngineThread: SerialExecutor, @unchecked Sendable {
         add(.closure(body, abandon: nil))
     }
 
+    /// Queues `work` here, or on the thread that replaced this one (`replaceShared`): a task
+    /// that waited for a wake-up while its thread got stuck resumes on the executor it left
+    /// from, this one.
     private func add(_ work: Work) {
+        Self.current.withLock { current in (current === self ? self : current).append(work) }
+    }
+
+    private func append(_ work: Work) {
         pending.withLock { $0.append(work) }
         workAvailable.signal()
     }
