@@ -51,7 +51,7 @@ enum DepthBenchmark {
             title: "Context depth: tokens per second after 0–8k tokens of prior context vs llama-bench -d, and the prefix cache at each depth",
             reference: "llama-bench -p \(promptTokens) -n \(generatedTokens) -d D -t \(environment.threads) -r 1, run \(repetitions) times interleaved with ours; medians. Prefix-cache rows: the same prompt decoded from an empty cache, same context",
             rows: rows,
-            notes: ["Both sides decode the depth first and do not time it: llama-bench before each test, Lantern into its context's cache (pp: the prompt after the cached depth; tg: one token after it, then \(generatedTokens) generated). Lantern runs in the bench process with ggml's own CPU variant, \(environment.threads) threads, a context of depth + \(promptTokens + generatedTokens + 1) tokens."])
+            notes: ["Both sides decode the depth first and do not time it: llama-bench before each test, Lantern into its context's cache (pp: the prompt after the cached depth; tg: one token after it, then \(generatedTokens + 1) generated, all but the last decoded). Lantern runs in the bench process with ggml's own CPU variant, \(environment.threads) threads, a context of depth + \(promptTokens + generatedTokens + 1) tokens."])
     }
 
     /// Ordinary text's tokens, at least `count` of them.
@@ -70,12 +70,12 @@ enum DepthBenchmark {
         _ = try await context.prefill(tokens: prior) as Int
         let prompt = try await EngineBenchmark.summary(context, tokens: Array(tokens.prefix(depth + promptTokens)), generate: 1)
         // the cache keeps the depth and drops the prompt: generation starts right after the depth
-        let generation = try await EngineBenchmark.summary(context, tokens: prior + [tokens[depth]], generate: generatedTokens)
+        let generation = try await EngineBenchmark.summary(context, tokens: prior + [tokens[depth]], generate: generatedTokens + 1)
         guard prompt.reusedTokens == depth, generation.reusedTokens == depth else {
             throw BenchmarkFailure("the cache reused \(prompt.reusedTokens) and \(generation.reusedTokens) tokens, not the depth of \(depth)")
         }
         return EngineBenchmark.Speed(prompt: Double(promptTokens) / prompt.prefillDuration.seconds,
-                                     generation: Double(generation.generatedTokens) / generation.generationDuration.seconds)
+                                     generation: EngineBenchmark.decodeSpeed(generation))
     }
 
     /// Milliseconds to the first token of `depth` + `followUpTokens` tokens with the depth

@@ -120,9 +120,14 @@ enum EngineBenchmark {
         let prompt = Array(filler.prefix(promptTokens))
         _ = try await measure(model, prompt: Array(prompt.prefix(16)), generate: 8)
         let promptSummary = try await measure(model, prompt: prompt, generate: 1)
-        let generationSummary = try await measure(model, prompt: Array(prompt.prefix(1)), generate: generatedTokens)
-        return Speed(prompt: Double(prompt.count) / promptSummary.prefillDuration.seconds,
-                     generation: Double(generationSummary.generatedTokens) / generationSummary.generationDuration.seconds)
+        let generationSummary = try await measure(model, prompt: Array(prompt.prefix(1)), generate: generatedTokens + 1)
+        return Speed(prompt: Double(prompt.count) / promptSummary.prefillDuration.seconds, generation: decodeSpeed(generationSummary))
+    }
+
+    /// Generation speed as llama-bench's tgN counts it, N decodes of one token, from a summary
+    /// of `generate: N + 1`: the last token generated is sampled but never decoded.
+    static func decodeSpeed(_ summary: GenerationSummary) -> Double {
+        Double(summary.generatedTokens - 1) / summary.generationDuration.seconds
     }
 
     /// llama-bench sizes its context to each test (prompt + generated tokens); so does this.

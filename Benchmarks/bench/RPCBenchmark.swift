@@ -86,11 +86,11 @@ enum RPCBenchmark {
         _ = try await EngineBenchmark.measure(model, prompt: Array(prompt.prefix(16)), generate: 8)
         let promptSummary = try await EngineBenchmark.measure(model, prompt: prompt, generate: 1)
         let before = servers.map(\.bytesExchanged)
-        let generationSummary = try await EngineBenchmark.measure(model, prompt: Array(prompt.prefix(1)), generate: generatedTokens)
+        let generationSummary = try await EngineBenchmark.measure(model, prompt: Array(prompt.prefix(1)), generate: generatedTokens + 1)
         let exchanged = zip(servers.map(\.bytesExchanged), before).map { $0 - $1 }.reduce(0, +)
         let speed = EngineBenchmark.Speed(prompt: Double(prompt.count) / promptSummary.prefillDuration.seconds,
-                                          generation: Double(generationSummary.generatedTokens) / generationSummary.generationDuration.seconds)
-        return (speed, servers.isEmpty ? nil : Double(exchanged) / Double(generationSummary.generatedTokens))
+                                          generation: EngineBenchmark.decodeSpeed(generationSummary))
+        return (speed, servers.isEmpty ? nil : Double(exchanged) / Double(generatedTokens))
     }
 
     /// A ggml-rpc-server on 127.0.0.1 at a port free when it starts, stopped by its pid.

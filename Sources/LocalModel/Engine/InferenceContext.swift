@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 
 /// What one generation call asks of the engine.
 public struct GenerationParameters: Sendable, Hashable {
@@ -101,26 +100,37 @@ public struct EngineCounters: Sendable, Hashable {
 
 /// One conversation's llama.cpp context: its KV cache, and generation over it.
 ///
-/// An actor, so one generation runs at a time per context. The cache remembers which tokens it
-/// holds; a prompt that starts with them decodes only the new suffix (sessions re-send the
-/// whole transcript each turn, so this is what makes the second question fast).
+/// An actor whose calls take turns, so one generation runs at a time per context. The cache
+/// remembers which tokens it holds; a prompt that starts with them decodes only the new suffix
+/// (sessions re-send the whole transcript each turn, so this is what makes the second question
+/// fast). The cache is one sequence of a `SharedContext`: when the model runs several sessions
+/// in one llama.cpp context (`LocalModel.Configuration.parallelSessions`), their decodes go in
+/// one batch.
 public actor InferenceContext {
     public nonisolated let model: LocalModel
     /// Size of the context window in tokens.
     public nonisolated let size: Int
-    private let context: LlamaContextHandle
+    private let shared: SharedContext
+    private let sequence: Int32
     private var cachedTokens: [Token] = []
     /// Totals since the context was made.
     public private(set) var counters = EngineCounters()
+    /// Whether a generation, prefill or reset holds the context; they await the shared batch,
+    /// and the actor alone would let another call in at each of those waits.
+    private var busy = false
+    private var waitingForTurn: [CheckedContinuation<Void, Never>] = []
 
     /// Every context runs on the engine's own thread (see `EngineThread` for why).
     public nonisolated var unownedExecutor: UnownedSerialExecutor { EngineThread.shared.asUnownedSerialExecutor() }
 
-    init(model: LocalModel, context: LlamaContextHandle) {
+    init(model: LocalModel, shared: SharedContext, sequence: Int32) {
         self.model = model
-        self.size = context.size
-        self.context = context
+        self.size = shared.size
+        self.shared = shared
+        self.sequence = sequence
     }
+
+    deinit { shared.release(sequence) }
 
     /// Tokens the KV cache currently holds.
     public var cachedTokenCount: Int { cachedTokens.count }
@@ -158,8 +168,7 @@ public actor InferenceContext {
         let task = Task {
             do {
                 let tokens = try makeTokens()
-                let summary = try await self.run(prompt: tokens, parameters: parameters, emit: { continuation.yield(.text($0)) },
-                                                 serverLost: { continuation.finish(throwing: $0) })
+                let summary = try await self.generate(prompt: tokens, parameters: parameters) { continuation.yield(.text($0)) }
                 continuation.yield(.finished(summary))
                 continuation.finish()
             } catch {
@@ -185,62 +194,40 @@ public actor InferenceContext {
 
     /// `prefill(prompt:)` for tokens as they are.
     @discardableResult
-    public nonisolated func prefill(tokens: [Token]) async throws(LocalModelError) -> Int {
-        try await serverWatched { context throws(LocalModelError) in try context.ingest(tokens, keepLastForLogits: false) }.get()
+    public func prefill(tokens: [Token]) async throws(LocalModelError) -> Int {
+        await takeTurn()
+        defer { endTurn() }
+        return try await ingest(tokens, keepLastForLogits: false).reused
     }
 
     /// Forgets everything in the cache.
-    public nonisolated func reset() async {
-        _ = await serverWatched { context in
-            context.context.clear()
-            context.cachedTokens = []
-        }
+    public func reset() async {
+        await takeTurn()
+        defer { endTurn() }
+        shared.clear(sequence)
+        cachedTokens = []
     }
 
-    /// Runs `body` on this context. When some of the model's layers are on RPC servers, the
-    /// result is `.rpcServerDied` if one of them dies during it (ggml never returns from that:
-    /// `RPCServerLoss` ends the wait from beside it), or at once if one was lost before.
-    private nonisolated func serverWatched<T: Sendable>(_ body: @escaping @Sendable (isolated InferenceContext) throws(LocalModelError) -> T) async
-        -> Result<T, LocalModelError>
-    {
-        let servers = model.handle.rpcServers
-        guard !servers.isEmpty else { return await perform(servers: [], report: { _ in }, body) }
-        return await withCheckedContinuation { continuation in
-            let waiting = ResumedOnce(continuation)
-            Task { await waiting.resume(self.perform(servers: servers, report: { waiting.resume(.failure($0)) }, body)) }
-        }
+    /// Waits until no other generation, prefill or reset holds the context, then holds it;
+    /// callers take turns in the order they came.
+    private func takeTurn() async {
+        guard busy else { busy = true; return }
+        await withCheckedContinuation { waitingForTurn.append($0) }
     }
 
-    /// A continuation resumed by the first of two: the work's return or the loss of its server.
-    private final class ResumedOnce<T: Sendable>: Sendable {
-        private let continuation: Mutex<CheckedContinuation<Result<T, LocalModelError>, Never>?>
-
-        init(_ continuation: CheckedContinuation<Result<T, LocalModelError>, Never>) { self.continuation = Mutex(continuation) }
-
-        func resume(_ result: Result<T, LocalModelError>) { continuation.withLock { $0.take() }?.resume(returning: result) }
+    /// Hands the context to the next caller waiting, if any.
+    private func endTurn() {
+        if waitingForTurn.isEmpty { busy = false } else { waitingForTurn.removeFirst().resume() }
     }
 
-    private func perform<T>(servers: [RPCServer], report: @escaping @Sendable (LocalModelError) -> Void,
-                            _ body: (isolated InferenceContext) throws(LocalModelError) -> T) -> Result<T, LocalModelError> {
-        Result { () throws(LocalModelError) -> T in
-            try RPCServerLoss.watching(servers: servers, report: report) { () throws(LocalModelError) -> T in try body(self) }
-        }
-    }
-
-    /// Generates, with `serverLost` as the way out if an RPC server dies during it (see
-    /// `RPCServerLoss`: ggml cannot return from that, so the stream is ended from beside it).
-    private func run(prompt: [Token], parameters: GenerationParameters, emit: (String) -> Void,
-                     serverLost: @escaping @Sendable (LocalModelError) -> Void) throws(LocalModelError) -> GenerationSummary {
-        try RPCServerLoss.watching(servers: model.handle.rpcServers, report: serverLost) { () throws(LocalModelError) in
-            try generate(prompt: prompt, parameters: parameters, emit: emit)
-        }
-    }
-
-    private func generate(prompt: [Token], parameters: GenerationParameters, emit: (String) -> Void) throws(LocalModelError) -> GenerationSummary {
+    private func generate(prompt: [Token], parameters: GenerationParameters, emit: @Sendable (String) -> Void) async throws(LocalModelError) -> GenerationSummary {
+        await takeTurn()
+        defer { endTurn() }
         let start = ContinuousClock.now
         let sampler = try LlamaSampler(model: model.handle, options: parameters.sampling, grammar: parameters.grammar)
         let forced = try forcedTokens(parameters, sampler: sampler, after: prompt.count)
-        let reused = try ingest(prompt + forced, keepLastForLogits: true)
+        let (reused, promptLogits) = try await ingest(prompt + forced, keepLastForLogits: true)
+        guard var logits = promptLogits else { throw SharedContext.missingLogits }
         let prefillEnd = ContinuousClock.now
         var assembler = GeneratedTextAssembler(stopStrings: parameters.stopStrings)
         var repeatWatch = parameters.repeatedSpanStop.map(RepeatedSpanStop.Watch.init)
@@ -269,7 +256,7 @@ public actor InferenceContext {
         while stopReason == .maximumTokens && generated < parameters.maximumTokens {
             if Task.isCancelled { throw .cancelled }
             if cachedTokens.count >= size { stopReason = .contextFull; break }
-            let token = try sampler.sample(from: context)
+            let token = try sampler.sample(from: logits)
             try sampler.accept(token)
             generated += 1
             counters.tokensGenerated += 1
@@ -281,9 +268,10 @@ public actor InferenceContext {
             send(text)
             if let stop { stopReason = .stopString(stop); break }
             if repeatWatch?.repeats(after: text) == true { stopReason = .repeatedSpan; break }
-            try context.decode([token], position: cachedTokens.count)
-            cachedTokens.append(token)
-            counters.tokensDecoded += 1
+            // the last token is not decoded: nothing would read its logits
+            if generated == parameters.maximumTokens { break }
+            guard let next = try await append([token][...], wantsLogits: true) else { throw SharedContext.missingLogits }
+            logits = next
         }
         if case .stopString = stopReason {} else { send(assembler.finish()) }
         let end = ContinuousClock.now
@@ -306,36 +294,42 @@ public actor InferenceContext {
     }
 
     /// Brings the cache to hold exactly `tokens`, decoding only what differs from what it
-    /// holds. With `keepLastForLogits`, at least the last token is decoded so its logits are
-    /// fresh for sampling.
-    private func ingest(_ tokens: [Token], keepLastForLogits: Bool) throws(LocalModelError) -> Int {
+    /// holds; how many were reused, and with `keepLastForLogits` the logits of the last token
+    /// (which is then decoded even when the cache held it, so they are fresh for sampling).
+    private func ingest(_ tokens: [Token], keepLastForLogits: Bool) async throws(LocalModelError) -> (reused: Int, logits: [Float]?) {
         guard tokens.count < size else { throw .promptTooLong(promptTokens: tokens.count, window: size) }
         var common = zip(cachedTokens, tokens).prefix { $0 == $1 }.count
         if keepLastForLogits && common == tokens.count { common -= 1 }
         if common < cachedTokens.count {
-            if !context.removeTokens(from: common) {
-                context.clear()
+            if !shared.removeTokens(of: sequence, from: common) {
+                shared.clear(sequence)
                 common = 0
             }
             cachedTokens.removeSubrange(common...)
         }
         counters.tokensReused += common
-        var position = common
-        while position < tokens.count {
+        var logits: [Float]?
+        while cachedTokens.count < tokens.count {
             if Task.isCancelled { throw .cancelled }
-            let end = min(position + context.batchSize, tokens.count)
-            do {
-                try context.decode(tokens[position..<end], position: position)
-            } catch {
-                // the cache may hold part of the batch now; start clean next time
-                context.clear()
-                cachedTokens = []
-                throw error
-            }
-            cachedTokens.append(contentsOf: tokens[position..<end])
-            counters.tokensDecoded += end - position
-            position = end
+            let end = min(cachedTokens.count + shared.batchSize, tokens.count)
+            logits = try await append(tokens[cachedTokens.count..<end], wantsLogits: keepLastForLogits && end == tokens.count)
         }
-        return common
+        return (common, logits)
+    }
+
+    /// Decodes `tokens` after what the cache holds (in the shared batch) and records them; the
+    /// logits of the last one when `wantsLogits`. On failure the cache may hold part of them,
+    /// so it is cleared to start clean next time.
+    private func append(_ tokens: ArraySlice<Token>, wantsLogits: Bool) async throws(LocalModelError) -> [Float]? {
+        do {
+            let logits = try await shared.decode(tokens, sequence: sequence, position: cachedTokens.count, wantsLogits: wantsLogits)
+            cachedTokens.append(contentsOf: tokens)
+            counters.tokensDecoded += tokens.count
+            return logits
+        } catch {
+            shared.clear(sequence)
+            cachedTokens = []
+            throw error
+        }
     }
 }

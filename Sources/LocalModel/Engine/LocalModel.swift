@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import TokenBudget
 
 /// A GGUF model loaded in-process through llama.cpp, shared by any number of sessions.
@@ -16,6 +17,14 @@ public final class LocalModel: Sendable {
     public let chatTemplate: ChatTemplate
     let handle: LlamaModelHandle
     let contextPool = ContextPool()
+    /// The llama.cpp contexts whose sequences `makeContext` hands out; weak, so a context goes
+    /// when the last conversation on it does.
+    private let sharedContexts = Mutex<[WeakSharedContext]>([])
+
+    private struct WeakSharedContext {
+        weak var context: SharedContext?
+        let window: Int
+    }
 
     /// How the model is loaded and run.
     public struct Configuration: Sendable, Hashable {
@@ -38,15 +47,23 @@ public final class LocalModel: Sendable {
         /// machine's GPUs first, then each server's devices in order (llama.cpp's
         /// `--tensor-split`). Empty splits by free memory.
         public var tensorSplit: [Double]
+        /// Conversations that share one llama.cpp context, each with the full window in its own
+        /// sequence, so that the next tokens of those generating at once are decoded in one
+        /// batch (llama-server's `--parallel`): one pass over the weights serves them all, so
+        /// the total tokens per second rises well above theirs taking turns (`bench --section
+        /// concurrency`). The KV memory of all of them is taken when the first conversation
+        /// starts, hence 1 by default.
+        public var parallelSessions: Int
 
         public init(threads: Int = ProcessInfo.processInfo.activeProcessorCount, gpuLayers: Int = 0, vocabularyOnly: Bool = false,
-                    chatTemplate: String? = nil, rpcServers: [RPCServer] = [], tensorSplit: [Double] = []) {
+                    chatTemplate: String? = nil, rpcServers: [RPCServer] = [], tensorSplit: [Double] = [], parallelSessions: Int = 1) {
             self.threads = max(1, threads)
             self.gpuLayers = max(0, gpuLayers)
             self.vocabularyOnly = vocabularyOnly
             self.chatTemplate = chatTemplate
             self.rpcServers = rpcServers
             self.tensorSplit = tensorSplit
+            self.parallelSessions = max(1, parallelSessions)
         }
     }
 
@@ -100,7 +117,8 @@ public final class LocalModel: Sendable {
     /// The tokenizer of this model's vocabulary (also a `TokenCounter` for TokenBudget).
     public var tokenizer: Tokenizer { Tokenizer(handle: handle) }
 
-    /// A fresh context (its own KV cache) for one conversation.
+    /// A fresh context (its own KV cache) for one conversation: a free sequence of a llama.cpp
+    /// context with this window, or a new one of `configuration.parallelSessions` sequences.
     ///
     /// - Parameter allowBeyondTrainedContext: a window larger than the model was trained for
     ///   usually degrades output; it is refused unless the caller asks for it explicitly.
@@ -111,12 +129,18 @@ public final class LocalModel: Sendable {
         if window.tokens > info.trainedContext && !allowBeyondTrainedContext {
             throw .contextLargerThanTrained(requested: window.tokens, trained: info.trainedContext)
         }
-        let context = try EngineThread.shared.run { [handle, threads = configuration.threads] () throws(LocalModelError) in
-            try RPCServerLoss.watching(servers: handle.rpcServers, report: { _ in }) { () throws(LocalModelError) in
-                try LlamaContextHandle(model: handle, contextSize: window.tokens, threads: threads)
+        let free = sharedContexts.withLock { contexts -> (SharedContext, Int32)? in
+            contexts.removeAll { $0.context == nil }
+            for entry in contexts where entry.window == window.tokens {
+                if let context = entry.context, let sequence = context.takeSequence() { return (context, sequence) }
             }
+            return nil
         }
-        return InferenceContext(model: self, context: context)
+        if let (shared, sequence) = free { return InferenceContext(model: self, shared: shared, sequence: sequence) }
+        let shared = try SharedContext(model: handle, window: window.tokens, sequences: configuration.parallelSessions, threads: configuration.threads)
+        guard let sequence = shared.takeSequence() else { preconditionFailure("a new shared context has a free sequence") }
+        sharedContexts.withLock { $0.append(WeakSharedContext(context: shared, window: window.tokens)) }
+        return InferenceContext(model: self, shared: shared, sequence: sequence)
     }
 
     /// Checks that llama.cpp's own GBNF parser accepts `gbnf`; throws `.invalidGrammar` with

@@ -1,31 +1,41 @@
 import CLlama
 import Foundation
 
-/// A `llama_context`: the KV cache and compute buffers for one conversation.
+/// A `llama_context`: the KV cache and compute buffers for `sequences` conversations, each with
+/// its own stream of `size` cells (llama.cpp's `n_seq_max`, not unified), decoded together.
 ///
-/// Not thread-safe; `InferenceContext` (an actor) is its only owner.
+/// Not thread-safe; `SharedContext` is its only owner and uses it on the engine thread.
 final class LlamaContextHandle {
     let pointer: OpaquePointer
     let model: LlamaModelHandle
+    /// Tokens each sequence can hold.
     let size: Int
+    let sequences: Int
+    /// The most tokens one `llama_decode` takes.
     let batchSize: Int
 
-    init(model: LlamaModelHandle, contextSize: Int, threads: Int) throws(LocalModelError) {
+    init(model: LlamaModelHandle, contextSize: Int, sequences: Int, threads: Int) throws(LocalModelError) {
         var params = llama_context_default_params()
-        params.n_ctx = UInt32(contextSize)
+        params.n_ctx = UInt32(contextSize * sequences)
+        params.n_seq_max = UInt32(sequences)
+        // each sequence attends over its own cells only: sessions share no prefix worth a
+        // unified buffer, and their attention stays as cheap as a context of their own
+        params.kv_unified = false
         params.n_batch = UInt32(min(contextSize, Int(params.n_batch)))
         params.n_ubatch = min(params.n_ubatch, params.n_batch)
         params.n_threads = Int32(threads)
         params.n_threads_batch = Int32(threads)
         params.no_perf = true
-        // Only the last token's logits are ever read (`lastLogits()`); by default llama.cpp
-        // reserves compute buffer for one output per batch token (49,152 × 512 floats, 96 MiB,
-        // for SmolLM2). llama-server sets the same limit.
-        params.n_outputs_max = 1
-        let context = try model.newContext(params, what: "a \(contextSize)-token context")
+        // Only the last token of each sequence's part of a batch is read (`logits(at:)`); by
+        // default llama.cpp reserves compute buffer for one output per batch token (49,152 ×
+        // 512 floats, 96 MiB, for SmolLM2). llama-server sets the same limit.
+        params.n_outputs_max = UInt32(sequences)
+        let what = sequences == 1 ? "a \(contextSize)-token context" : "\(sequences) sequences of \(contextSize) tokens in one context"
+        let context = try model.newContext(params, what: what)
         self.pointer = context
         self.model = model
-        self.size = Int(llama_n_ctx(context))
+        self.size = Int(llama_n_ctx_seq(context))
+        self.sequences = sequences
         self.batchSize = Int(params.n_batch)
     }
 
@@ -34,23 +44,22 @@ final class LlamaContextHandle {
         RPCServerLoss.release(on: model.rpcServers) { llama_free(pointer) }
     }
 
-    /// Decodes `tokens` at the positions after what the cache already holds.
-    func decode(_ tokens: ArraySlice<Token>, position: Int) throws(LocalModelError) {
-        var copy = Array(tokens)
-        let status = copy.withUnsafeMutableBufferPointer { buffer in
-            llama_decode(pointer, llama_batch_get_one(buffer.baseAddress, Int32(buffer.count)))
-        }
-        if status != 0 { throw .decodeFailed(code: status, position: position) }
+    /// Forgets `sequence`'s cached tokens from `position` on; false when the model's memory
+    /// cannot be cut there (recurrent or sliding-window models), in which case the caller
+    /// clears the sequence.
+    func removeTokens(of sequence: Int32, from position: Int) -> Bool {
+        llama_memory_seq_rm(llama_get_memory(pointer), sequence, Int32(position), -1)
     }
 
-    /// Forgets cached tokens from `position` on; false when the model's memory cannot be cut
-    /// there (recurrent or sliding-window models), in which case the caller clears it all.
-    func removeTokens(from position: Int) -> Bool {
-        llama_memory_seq_rm(llama_get_memory(pointer), 0, Int32(position), -1)
+    /// Forgets all of `sequence`'s cached tokens.
+    func clear(_ sequence: Int32) {
+        _ = llama_memory_seq_rm(llama_get_memory(pointer), sequence, -1, -1)
     }
 
-    func clear() { llama_memory_clear(llama_get_memory(pointer), true) }
-
-    /// The logits of the last decoded position, as a candidate list for sampling.
-    func lastLogits() -> UnsafeMutablePointer<Float>? { llama_get_logits_ith(pointer, -1) }
+    /// A copy of the logits of batch token `index` of the last decode (one that asked for
+    /// output): copied, because the next decode of any sequence overwrites them.
+    func logits(at index: Int) -> [Float]? {
+        guard let row = llama_get_logits_ith(pointer, Int32(index)) else { return nil }
+        return Array(UnsafeBufferPointer(start: row, count: model.vocabularySize))
+    }
 }

@@ -76,16 +76,13 @@ final class LlamaSampler {
     }
 
 
-    /// Picks the next token from the context's last logits.
+    /// Picks the next token from the logits of the last position decoded.
     ///
     /// Under an active grammar the token is one the grammar accepts, always: llama.cpp aborts the
     /// process when its grammar is handed a token it rejects (an end-of-generation token before
     /// the grammar is complete is `llama-grammar.cpp: fatal error`). Throws `.noTokenAllowed`
     /// when the grammar allows no token with a usable score (a damaged model's logits are NaN).
-    func sample(from context: LlamaContextHandle) throws(LocalModelError) -> Token {
-        guard let logits = context.lastLogits() else {
-            throw .noTokenAllowed(reason: "llama.cpp kept no scores (logits) for the last position")
-        }
+    func sample(from logits: [Float]) throws(LocalModelError) -> Token {
         fillCandidates(logits)
         let chosen = applyAndSelect(chain)
         // A lazy grammar constrains nothing before its trigger, except the token that completes it.
@@ -235,7 +232,7 @@ final class LlamaSampler {
     /// `chosen`, or, when it would complete the trigger with text the grammar rejects (a token
     /// like `"></"` after `"<tool_call"`), the best token that does not: masked one by one, as
     /// rarely more than one or two need to be.
-    private func validTriggering(_ chosen: Token, watch: TriggerWatch, logits: UnsafeMutablePointer<Float>) -> Token {
+    private func validTriggering(_ chosen: Token, watch: TriggerWatch, logits: [Float]) -> Token {
         var token = chosen
         var rejected: Set<Token> = []
         for _ in 0..<Self.triggerRetries {
@@ -278,10 +275,11 @@ final class LlamaSampler {
     }
 
 
-    private func fillCandidates(_ logits: UnsafeMutablePointer<Float>) {
-        let count = model.vocabularySize
+    private func fillCandidates(_ logits: [Float]) {
         candidates.removeAll(keepingCapacity: true)
-        for id in 0..<count { candidates.append(llama_token_data(id: Token(id), logit: logits[id], p: 0)) }
+        logits.withUnsafeBufferPointer { logits in
+            for id in logits.indices { candidates.append(llama_token_data(id: Token(id), logit: logits[id], p: 0)) }
+        }
     }
 
     private func applyAndSelect(_ sampler: SamplerPointer) -> Token {
@@ -298,9 +296,4 @@ final class LlamaSampler {
             return (chosen.id, chosen.logit)
         }
     }
-
-
-
-
-
 }

@@ -1,0 +1,160 @@
+import Foundation
+import Synchronization
+
+/// One llama.cpp context whose sequences several `InferenceContext`s share, so the next steps
+/// of concurrent sessions run as one batch: one `llama_decode` for all of them, as
+/// llama-server's continuous batching does. On a CPU a small model's single-token decode is
+/// bound by reading the weights, and one pass that reads them once for every session raises
+/// the total rate well past sessions taking turns.
+///
+/// How the batch forms: a session's `decode` queues its tokens and, when no flush is due yet,
+/// posts one to the engine thread. The engine thread's queue is first in, first out, so the
+/// sessions woken by the previous flush run their sampling and queue their next tokens before
+/// the new flush runs; the flush decodes whatever is queued then. A lone session pays one
+/// posted closure per token and decodes as it did with a context of its own.
+///
+/// Each sequence keeps its own KV cells (llama.cpp's non-unified cache), so a session's prefix
+/// reuse works as before. `@unchecked Sendable`: the handle and the batch are used only on the
+/// engine thread (in `flush` and the posted releases); the queue and slots are behind a mutex,
+/// because an RPC server's loss is reported from the thread that met it.
+final class SharedContext: @unchecked Sendable {
+    /// Tokens each sequence can hold.
+    let size: Int
+    private let handle: LlamaContextHandle
+    private let batch: LlamaBatch
+    private let state: Mutex<State>
+
+    private struct State {
+        var freeSequences: [Int32]
+        var pending: [Request] = []
+        var flushPosted = false
+    }
+
+    /// One sequence's tokens waiting to be decoded, and who waits for them.
+    private struct Request {
+        let tokens: ArraySlice<Token>
+        let sequence: Int32
+        let position: Int
+        let wantsLogits: Bool
+        let continuation: CheckedContinuation<Result<[Float]?, LocalModelError>, Never>
+    }
+
+    /// Makes the context on the engine thread (where every llama.cpp call starts).
+    init(model: LlamaModelHandle, window: Int, sequences: Int, threads: Int) throws(LocalModelError) {
+        let handle = try EngineThread.shared.run { () throws(LocalModelError) in
+            try RPCServerLoss.watching(servers: model.rpcServers, report: { _ in }) { () throws(LocalModelError) in
+                try LlamaContextHandle(model: model, contextSize: window, sequences: sequences, threads: threads)
+            }
+        }
+        self.handle = handle
+        size = handle.size
+        batch = LlamaBatch(capacity: handle.batchSize)
+        state = Mutex(State(freeSequences: (0..<Int32(sequences)).reversed()))
+    }
+
+    /// What a decode that asked for logits throws when llama.cpp kept none.
+    static let missingLogits = LocalModelError.noTokenAllowed(reason: "llama.cpp kept no scores (logits) for the last position")
+
+    /// The largest request `decode` takes: callers split longer prompts.
+    var batchSize: Int { batch.capacity }
+
+    /// Takes a free sequence for a new conversation; nil when all are in use.
+    func takeSequence() -> Int32? { state.withLock { $0.freeSequences.popLast() } }
+
+    /// Gives `sequence` back once its conversation is gone: its cells are cleared on the engine
+    /// thread first, so the next conversation given it starts empty.
+    func release(_ sequence: Int32) {
+        EngineThread.shared.post { [self] in
+            handle.clear(sequence)
+            state.withLock { $0.freeSequences.append(sequence) }
+        }
+    }
+
+    /// Forgets `sequence`'s cells from `position` on; false when the model's memory cannot be
+    /// cut there, in which case the caller clears the sequence. Engine thread only.
+    func removeTokens(of sequence: Int32, from position: Int) -> Bool { handle.removeTokens(of: sequence, from: position) }
+
+    /// Forgets all of `sequence`'s cells. Engine thread only.
+    func clear(_ sequence: Int32) { handle.clear(sequence) }
+
+    /// Decodes `tokens` into `sequence` at `position` on, in the next batch, and returns the
+    /// logits of the last one when `wantsLogits`. At most `batchSize` tokens.
+    ///
+    /// Runs on the caller's actor (an `InferenceContext`, on the engine thread), so the wake-up
+    /// goes straight to the engine thread's queue in the order `flush` resumes the callers,
+    /// with no hop through the global pool that would let a flush overtake them.
+    func decode(_ tokens: ArraySlice<Token>, sequence: Int32, position: Int, wantsLogits: Bool,
+                isolation: isolated (any Actor)? = #isolation) async throws(LocalModelError) -> [Float]? {
+        precondition(tokens.count <= batchSize && !tokens.isEmpty, "a decode request of \(tokens.count) tokens; at most \(batchSize)")
+        let result = await withCheckedContinuation { continuation in
+            let request = Request(tokens: tokens, sequence: sequence, position: position, wantsLogits: wantsLogits, continuation: continuation)
+            let post = state.withLock { state in
+                state.pending.append(request)
+                defer { state.flushPosted = true }
+                return !state.flushPosted
+            }
+            if post { EngineThread.shared.post { [self] in flush() } }
+        }
+        return try result.get()
+    }
+
+    /// Decodes the queued requests that fit one batch, in order, and wakes their callers; posts
+    /// the next flush when some are left.
+    private func flush() {
+        let taken = state.withLock { state in
+            state.flushPosted = false
+            var room = batch.capacity
+            var taken: [Request] = []
+            state.pending.removeAll { request in
+                guard request.tokens.count <= room else { return false }
+                room -= request.tokens.count
+                taken.append(request)
+                return true
+            }
+            return taken
+        }
+        guard !taken.isEmpty else { return }
+        let outcome = Result { () throws(LocalModelError) -> [[Float]?] in
+            // ggml never returns from a lost server: its report wakes the callers from beside it
+            try RPCServerLoss.watching(servers: handle.model.rpcServers, report: { [self] error in finish(taken, with: .failure(error)) }) {
+                () throws(LocalModelError) -> [[Float]?] in try decode(taken)
+            }
+        }
+        finish(taken, with: outcome)
+    }
+
+    private func decode(_ requests: [Request]) throws(LocalModelError) -> [[Float]?] {
+        batch.clear()
+        var outputs: [Int?] = []
+        for request in requests {
+            for (offset, token) in request.tokens.enumerated() {
+                let last = offset == request.tokens.count - 1
+                batch.add(token, position: request.position + offset, sequence: request.sequence, output: last && request.wantsLogits)
+            }
+            outputs.append(request.wantsLogits ? batch.count - 1 : nil)
+        }
+        let status = batch.decode(in: handle)
+        if status != 0 { throw .decodeFailed(code: status, position: requests[0].position) }
+        return try outputs.map { index throws(LocalModelError) -> [Float]? in
+            guard let index else { return nil }
+            guard let logits = handle.logits(at: index) else { throw Self.missingLogits }
+            return logits
+        }
+    }
+
+    /// Wakes each of `requests`' callers with its share of `outcome`, then posts a flush for
+    /// what is still queued.
+    private func finish(_ requests: [Request], with outcome: Result<[[Float]?], LocalModelError>) {
+        for (index, request) in requests.enumerated() {
+            request.continuation.resume(returning: outcome.map { $0[index] }.mapError { error in
+                guard case .decodeFailed(let code, _) = error else { return error }
+                return .decodeFailed(code: code, position: request.position)
+            })
+        }
+        let post = state.withLock { state in
+            defer { if !state.pending.isEmpty { state.flushPosted = true } }
+            return !state.pending.isEmpty && !state.flushPosted
+        }
+        if post { EngineThread.shared.post { [self] in flush() } }
+    }
+}
