@@ -9,7 +9,8 @@ import Synchronization
 /// between pool threads, several teams exist at once, libgomp sees more threads than cores and
 /// stops spinning between operations, and generation ran at 0.6 of `llama-bench`'s speed.
 /// Decodes from different contexts would compete for the same cores anyway, so running them
-/// one after another on this thread costs nothing. Loading a model runs here too: some CPU
+/// one after another on this thread costs nothing (and sessions that share a context decode
+/// together: `SharedContext`). Loading a model runs here too: some CPU
 /// backends (AMX on Intel Xeons) convert the weights in an OpenMP region while they load, and a
 /// load on any other thread would leave a second team behind. Other libraries that parallelise
 /// with OpenMP (Tesseract, in VisionTools) run here for the same reason: an actor whose
