@@ -48,6 +48,12 @@ enum EndToEndBenchmark {
         var rounds = 0
         /// Rounds that stopped at the token cap.
         var truncatedRounds = 0
+        /// Where `seconds` went, summed over the rounds (`Response.Usage`; the same-work peer's
+        /// from the server's own `timings`): prompt decoding, generation with its sampling, the
+        /// tools; the rest is the session's own work (rendering, grammars, parsing) and the wire.
+        var prefillSeconds = 0.0
+        var decodeSeconds = 0.0
+        var toolSeconds = 0.0
         var problem: String?
 
         /// One line of progress on stderr.
@@ -121,6 +127,16 @@ enum EndToEndBenchmark {
                                      reference: reference.median, unit: "s", goal: 0.8, higherIsBetter: false,
                                      spread: "ours \(latency.spread); peer \(reference.spread)",
                                      note: side.label == sameWorkLabel ? String(format: "median of the per-question ratios %.2f", perQuestionRatio) : nil))
+        }
+        // where the same-work peer's time and ours go: the question's time split by what spent it
+        let parts: [(String, (Outcome) -> Double)] = [
+            ("prompt decoding", \.prefillSeconds), ("generation (sampling included)", \.decodeSeconds), ("tools", \.toolSeconds),
+            ("the rest (session, grammars, parsing; the peer's wire)", { $0.seconds - $0.prefillSeconds - $0.decodeSeconds - $0.toolSeconds }),
+        ]
+        for (name, part) in parts {
+            let (a, b) = (Sample(ours.map { part($0) * 1_000 }), Sample(same.map { part($0) * 1_000 }))
+            rows.append(BenchmarkRow(metric: "of the latency: \(name), median (vs \(sameWorkLabel))", ours: a.median, reference: b.median,
+                                     unit: "ms", goal: nil, higherIsBetter: false, spread: "ours \(a.spread); peer \(b.spread)"))
         }
         for side in sides {
             rows.append(tokenRow("prompt tokens per question, median, all rounds (vs \(side.label))", ours.map(\.promptTokens), side.outcomes.map(\.promptTokens)))
@@ -208,6 +224,9 @@ enum EndToEndBenchmark {
             outcome.cachedTokens = response.usage.cachedTokens
             outcome.completionTokens = response.usage.generatedTokens
             outcome.rounds = response.usage.rounds
+            outcome.prefillSeconds = response.usage.prefillDuration.seconds
+            outcome.decodeSeconds = response.usage.decodeDuration.seconds
+            outcome.toolSeconds = response.usage.toolDuration.seconds
             outcome.answered = !response.content.allSatisfy(\.isWhitespace)
             entries = Array(response.transcriptEntries)
         } catch {
