@@ -17,9 +17,11 @@ import Synchronization
 /// reuse works as before. llama.cpp runs such a batch as one forward pass per run of
 /// consecutive sequence ids in increasing order (`split_equal`): the batch is laid out in
 /// sequence order, and a new conversation takes the lowest free sequence, so the sessions at
-/// work keep to one run (out of order, 8 sessions took 3–4 passes a step, 1.4× the time). `@unchecked Sendable`: the handle and the batch are used only on the
-/// engine thread (in `flush` and the posted releases); the queue and slots are behind a mutex,
-/// because an RPC server's loss is reported from the thread that met it.
+/// work keep to one run (out of order, 8 sessions took 3–4 passes a step, 1.4× the time).
+///
+/// `@unchecked Sendable`: the handle and the batch are used only on the engine thread (in
+/// `flush` and the posted releases); the queue and slots are behind a mutex, because an RPC
+/// server's loss is reported from the thread that met it.
 final class SharedContext: @unchecked Sendable {
     /// Tokens each sequence can hold.
     let size: Int

@@ -10,7 +10,6 @@ final class LlamaContextHandle {
     let model: LlamaModelHandle
     /// Tokens each sequence can hold.
     let size: Int
-    let sequences: Int
     /// The most tokens one `llama_decode` takes.
     let batchSize: Int
 
@@ -35,7 +34,6 @@ final class LlamaContextHandle {
         self.pointer = context
         self.model = model
         self.size = Int(llama_n_ctx_seq(context))
-        self.sequences = sequences
         self.batchSize = Int(params.n_batch)
     }
 
