@@ -54,6 +54,16 @@ struct ParallelSessionTests {
         }
     }
 
+    @Test func zeroParallelSessionsSetAfterwardsStillGivesEachSessionAContext() async throws {
+        var configuration = LocalModel.Configuration(threads: 2)
+        configuration.parallelSessions = 0
+        let model = try LocalModel(contentsOf: TestModel.url, configuration: configuration)
+        let context = try model.makeContext(window: Self.window)
+        #expect(context.size == Self.window.tokens)
+        let (_, summary) = try await TestModel.collect(context.generate(prompt: prompt("Name a hill."), parameters: exactly(4)))
+        #expect(summary?.generatedTokens == 4)
+    }
+
     @Test func aThirdSessionOnTwoSlotsGetsAContextOfItsOwnAndAllFinish() async throws {
         let model = try model(sessions: 2)
         let contexts = try (0..<3).map { _ in try model.makeContext(window: Self.window) }

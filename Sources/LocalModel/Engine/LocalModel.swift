@@ -23,7 +23,6 @@ public final class LocalModel: Sendable {
 
     private struct WeakSharedContext {
         weak var context: SharedContext?
-        let window: Int
     }
 
     /// How the model is loaded and run.
@@ -131,15 +130,16 @@ public final class LocalModel: Sendable {
         }
         let free = sharedContexts.withLock { contexts -> (SharedContext, Int32)? in
             contexts.removeAll { $0.context == nil }
-            for entry in contexts where entry.window == window.tokens {
-                if let context = entry.context, let sequence = context.takeSequence() { return (context, sequence) }
+            for entry in contexts {
+                if let context = entry.context, context.window == window.tokens, let sequence = context.takeSequence() { return (context, sequence) }
             }
             return nil
         }
         if let (shared, sequence) = free { return InferenceContext(model: self, shared: shared, sequence: sequence) }
         let shared = try SharedContext(model: handle, window: window.tokens, sequences: configuration.parallelSessions, threads: configuration.threads)
-        guard let sequence = shared.takeSequence() else { preconditionFailure("a new shared context has a free sequence") }
-        sharedContexts.withLock { $0.append(WeakSharedContext(context: shared, window: window.tokens)) }
+        // a new shared context has at least one sequence, none of them taken
+        guard let sequence = shared.takeSequence() else { preconditionFailure("a new shared context has no free sequence") }
+        sharedContexts.withLock { $0.append(WeakSharedContext(context: shared)) }
         return InferenceContext(model: self, shared: shared, sequence: sequence)
     }
 

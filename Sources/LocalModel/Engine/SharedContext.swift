@@ -23,6 +23,8 @@ import Synchronization
 /// `flush` and the posted releases); the queue and slots are behind a mutex, because an RPC
 /// server's loss is reported from the thread that met it.
 final class SharedContext: @unchecked Sendable {
+    /// The window it was made for, which `LocalModel.makeContext` matches.
+    let window: Int
     /// Tokens each sequence can hold.
     let size: Int
     private let handle: LlamaContextHandle
@@ -44,14 +46,18 @@ final class SharedContext: @unchecked Sendable {
         let continuation: CheckedContinuation<Result<[Float]?, LocalModelError>, Never>
     }
 
-    /// Makes the context on the engine thread (where every llama.cpp call starts).
-    init(model: LlamaModelHandle, window: Int, sequences: Int, threads: Int) throws(LocalModelError) {
+    /// Makes the context on the engine thread (where every llama.cpp call starts), with at
+    /// least one sequence whatever `sequences` says (`Configuration.parallelSessions` is a
+    /// settable field, so 0 can reach here).
+    init(model: LlamaModelHandle, window: Int, sequences requested: Int, threads: Int) throws(LocalModelError) {
+        let sequences = max(1, requested)
         let handle = try EngineThread.shared.run { () throws(LocalModelError) in
             try RPCServerLoss.watching(servers: model.rpcServers, report: { _ in }) { () throws(LocalModelError) in
                 try LlamaContextHandle(model: model, contextSize: window, sequences: sequences, threads: threads)
             }
         }
         self.handle = handle
+        self.window = window
         size = handle.size
         batch = LlamaBatch(capacity: handle.batchSize)
         state = Mutex(State(freeSequences: (0..<Int32(sequences)).reversed()))
