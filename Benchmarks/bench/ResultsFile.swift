@@ -41,8 +41,9 @@ struct ResultsFile {
         for row in report.rows {
             let goal = row.goal.map { (row.higherIsBetter ? "≥ " : "≤ ") + format($0) } ?? ""
             let met = row.goalMet.map { $0 ? "yes" : "**NO**" } ?? ""
+            let remarks = [row.spread, row.note].compactMap { $0?.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
             lines.append("| \(row.metric) | \(format(row.ours)) \(row.unit) | \(row.reference.map { format($0) + " " + row.unit } ?? "–") | "
-                + "\(row.ratio.map(format) ?? "–") | \(goal) | \(met) | \(row.spread ?? "")\(row.note.map { " " + $0 } ?? "") |")
+                + "\(row.ratio.map(format) ?? "–") | \(goal) | \(met) | \(remarks.joined(separator: "; ")) |")
         }
         for note in report.notes { lines.append(""); lines.append(note) }
         lines.append("<!-- /section:\(report.name) -->")
