@@ -30,6 +30,9 @@ final class LlamaSampler {
     /// For greedy decoding with a grammar: sorts out the best `greedyWindow` candidates, among
     /// which the grammar's choice is usually found (see `greedyAmongBest`).
     private let bestCandidates: SamplerPointer?
+    /// Whether the chain is llama.cpp's greedy sampler alone (no penalties): its choice is then
+    /// the first highest logit, found without filling 49k candidates each token.
+    private let chainIsGreedyOnly: Bool
 
     static let greedyWindow = 512
     /// Candidates masked per grammar call when the whole vocabulary must be checked.
@@ -59,6 +62,7 @@ final class LlamaSampler {
             llama_sampler_chain_add(chain, llama_sampler_init_dist(seed))
         }
         self.chain = chain
+        if case .greedy = options.mode { chainIsGreedyOnly = options.repetitionPenalty == 1 } else { chainIsGreedyOnly = false }
         if case .greedy = options.mode, grammar != nil {
             bestCandidates = llama_sampler_init_top_k(Int32(Self.greedyWindow))
         } else {
@@ -83,8 +87,13 @@ final class LlamaSampler {
     /// the grammar is complete is `llama-grammar.cpp: fatal error`). Throws `.noTokenAllowed`
     /// when the grammar allows no token with a usable score (a damaged model's logits are NaN).
     func sample(from logits: [Float]) throws(LocalModelError) -> Token {
-        fillCandidates(logits)
-        let chosen = applyAndSelect(chain)
+        let chosen: Token
+        if chainIsGreedyOnly {
+            chosen = Self.firstHighest(logits)
+        } else {
+            fillCandidates(logits)
+            chosen = applyAndSelect(chain)
+        }
         // A lazy grammar constrains nothing before its trigger, except the token that completes it.
         if let watch = triggerWatch { return validTriggering(chosen, watch: watch, logits: logits) }
         guard let grammar else { return chosen }
@@ -274,6 +283,16 @@ final class LlamaSampler {
         return true
     }
 
+
+    /// llama.cpp's greedy choice (`llama_sampler_greedy_apply`): the first highest logit, index
+    /// 0 unless a later one is higher (a NaN is never higher, nor beaten where it stands first).
+    static func firstHighest(_ logits: [Float]) -> Token {
+        logits.withUnsafeBufferPointer { logits in
+            var best = 0
+            for index in logits.indices.dropFirst() where logits[index] > logits[best] { best = index }
+            return Token(best)
+        }
+    }
 
     private func fillCandidates(_ logits: [Float]) {
         candidates.removeAll(keepingCapacity: true)
