@@ -57,23 +57,28 @@ struct AskProcess {
         process.standardError = errors
         process.standardInput = FileHandle.nullDevice
         let collected = OutputCollector()
-        output.fileHandleForReading.readabilityHandler = { handle in
-            let data = handle.availableData
-            if collected.append(data, isError: false), let whenOutputStarts { whenOutputStarts(process) }
-        }
-        errors.fileHandleForReading.readabilityHandler = { handle in
-            _ = collected.append(handle.availableData, isError: true)
-        }
         try process.run()
+        // Each pipe is read to its end on a thread of its own, with blocking reads: Foundation's
+        // readabilityHandler runs on libdispatch's epoll sources, and clearing one while its pipe
+        // closes crashed the test process in _dispatch_event_loop_drain now and then.
+        let readers = DispatchGroup()
+        for (pipe, isError) in [(output, false), (errors, true)] {
+            readers.enter()
+            Thread.detachNewThread {
+                defer { readers.leave() }
+                while true {
+                    let data = pipe.fileHandleForReading.availableData
+                    if data.isEmpty { break }
+                    if collected.append(data, isError: isError), let whenOutputStarts { whenOutputStarts(process) }
+                }
+            }
+        }
         let pid = process.processIdentifier
         let watchdog = DispatchWorkItem { kill(pid, SIGKILL) }
         if let timeout { DispatchQueue.global().asyncAfter(deadline: .now() + timeout, execute: watchdog) }
         process.waitUntilExit()
         watchdog.cancel()
-        output.fileHandleForReading.readabilityHandler = nil
-        errors.fileHandleForReading.readabilityHandler = nil
-        collected.append(output.fileHandleForReading.readDataToEndOfFile(), isError: false)
-        collected.append(errors.fileHandleForReading.readDataToEndOfFile(), isError: true)
+        readers.wait()
         let (stdout, stderr) = collected.texts
         return Result(status: process.terminationStatus, stdout: stdout, stderr: stderr,
                       killedBySignal: process.terminationReason == .uncaughtSignal)
