@@ -42,24 +42,25 @@ enum GuidanceBenchmark {
             for (level, format) in guides {
                 let guide = "\(level.rawValue) / \(format == .compact ? "compact" : "structured")"
                 var costs: [(attributes: Int, tokens: Int)] = []
+                var missedParts: [Int]?
                 for entry in indexes {
-                    let cost = try await guidanceTokens(entry.index, level, format, vocabulary)
-                    costs.append((entry.attributes, cost.total))
+                    let parts = try await guidanceTokens(entry.index, level, format, vocabulary)
+                    let total = parts.reduce(0, +)
+                    costs.append((entry.attributes, total))
                     let isGoalPoint = url == environment.modelURL && entry.index === sample
-                    if isGoalPoint, let goal = goals[guide], Double(cost.total) > goal {
-                        notes.append("\(guide): missed, \(cost.total) tokens against \(Int(goal)); the parts are \(cost.parts) "
-                            + "(instructions + search description + search schema + fetch description + fetch schema).")
-                    }
+                    if isGoalPoint, let goal = goals[guide], Double(total) > goal { missedParts = parts }
                     rows.append(BenchmarkRow(
-                        metric: "\(guide), \(entry.name), \(modelName)", ours: Double(cost.total),
+                        metric: "\(guide), \(entry.name), \(modelName)", ours: Double(total),
                         reference: entry.index === sample ? nil : Double(costs[0].tokens), unit: "tokens",
                         goal: isGoalPoint ? goals[guide] : nil, higherIsBetter: false,
-                        note: cost.parts + (isGoalPoint ? before[guide].map { "; \($0) at 6456139" } ?? "" : "")))
+                        note: parts.map(String.init).joined(separator: " + ") + (isGoalPoint ? before[guide].map { "; \($0) at 6456139" } ?? "" : "")))
                 }
-                if let first = costs.first, let last = costs.last, last.attributes > first.attributes {
-                    let perAttribute = Double(last.tokens - first.tokens) / Double(last.attributes - first.attributes)
-                    notes.append(String(format: "%@, %@: %.1f tokens per added attribute (%d → %d attributes)", guide, modelName,
-                                        perAttribute, first.attributes, last.attributes))
+                guard let first = costs.first, let last = costs.last, last.attributes > first.attributes else { continue }
+                let perAttribute = Double(last.tokens - first.tokens) / Double(last.attributes - first.attributes)
+                notes.append(String(format: "%@, %@: %.1f tokens per added attribute (%d → %d attributes)", guide, modelName,
+                                    perAttribute, first.attributes, last.attributes))
+                if let parts = missedParts, let goal = goals[guide] {
+                    notes.append(missedNote(guide, parts: parts, goal: Int(goal), perAttribute: perAttribute, attributes: first.attributes))
                 }
             }
         }
@@ -74,15 +75,34 @@ enum GuidanceBenchmark {
                     + "description + fetch schema."] + notes)
     }
 
-    /// The guidance of one guide over one index, with `ask`'s wiring.
+    /// What each part of the guidance is, in the order `guidanceTokens` gives them.
+    static let partNames = ["instructions", "search description", "search schema", "fetch description", "fetch schema"]
+
+    /// Where a missed goal's tokens go: each part, the largest, and what the attribute catalogue
+    /// takes of the instructions (each attribute's line: kind, meaning, unit, range or values).
+    static func missedNote(_ guide: String, parts: [Int], goal: Int, perAttribute: Double, attributes: Int) -> String {
+        let total = parts.reduce(0, +)
+        let named = zip(partNames, parts).map { "\($0) \($1)" }.joined(separator: ", ")
+        let largest = zip(partNames, parts).max { $0.1 < $1.1 }.map { "the \($0.0) (\($0.1))" } ?? "–"
+        let catalogue = Int((perAttribute * Double(attributes)).rounded())
+        let tools = total - (parts.first ?? 0)
+        return "\(guide): missed, \(total) tokens against \(goal). Where they go: \(named); the largest is \(largest). "
+            + String(format: "Each attribute's line in the catalogue costs %.1f tokens, so the sample's %d attributes take about %d of the instructions' %d. ",
+                     perAttribute, attributes, catalogue, parts.first ?? 0)
+            + (goal > tools
+               ? "With the tools' parts as they are (\(tools)), the goal leaves \(goal - tools) tokens for the instructions."
+               : "The tools' parts alone (\(tools)) exceed the goal.")
+    }
+
+    /// The guidance's parts (`partNames`) in tokens, for one guide over one index, with `ask`'s wiring.
     static func guidanceTokens(_ index: SearchableIndex, _ level: SearchSetup.GuideLevel, _ format: FormatLevel, _ vocabulary: LocalModel) async throws
-        -> (total: Int, parts: String) {
+        -> [Int] {
         let setup = try await SearchSetup(index: index, guide: level, format: format)
         let (session, tool) = setup.makeSession(model: vocabulary, window: .k8, thinking: false)
         defer { tool.finish() }
         let report = try session.budgetReport(for: Prompt(""))
         let parts = report.sections.filter { [BudgetSection.Kind.instructions, .toolDescription, .toolSchema].contains($0.kind) }
-        return (parts.map(\.tokens).reduce(0, +), parts.map { String($0.tokens) }.joined(separator: " + "))
+        return parts.map(\.tokens)
     }
 
     /// The items with `extraKeys` custom keys each, of the four kinds in turn, so an index
