@@ -69,8 +69,7 @@ enum DepthBenchmark {
     /// work outside the decode (the logits row copied, greedy over the vocabulary), which
     /// llama-bench's tg does not do. Nil when the row meets the goal.
     static func missedNote(_ metric: String, _ ours: Sample, _ reference: Sample, perToken: String, baseline: Double? = nil) -> String? {
-        let goal = 0.95
-        guard ours.median / reference.median < goal else { return nil }
+        guard ours.median / reference.median < EngineBenchmark.speedGoal else { return nil }
         let (ourTime, theirTime) = (1_000 / ours.median, 1_000 / reference.median)
         var note = String(format: "%@: missed, %.3f of llama-bench's speed: %.2f ms per %@ against %.2f ms, %.2f ms more. ",
                           metric, ours.median / reference.median, ourTime, perToken, theirTime, ourTime - theirTime)
