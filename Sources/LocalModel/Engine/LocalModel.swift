@@ -128,6 +128,9 @@ public final class LocalModel: Sendable {
         if window.tokens > info.trainedContext && !allowBeyondTrainedContext {
             throw .contextLargerThanTrained(requested: window.tokens, trained: info.trainedContext)
         }
+        // a free sequence of an existing context is handed out without the engine thread,
+        // where a new context would meet the loss: a model that lost a server says so here
+        if let loss = RPCServerLoss.loss(of: handle.rpcServers) { throw loss }
         let free = sharedContexts.withLock { contexts -> (SharedContext, Int32)? in
             contexts.removeAll { $0.context == nil }
             for entry in contexts {
