@@ -151,6 +151,19 @@ struct GenerationTests {
         #expect(counters.tokensDecoded - decodedAfterFirst == secondTokens.count - shared + summary.generatedTokens - 1)
     }
 
+    @Test func decodeTimeIsPartOfTheGenerationsTime() async throws {
+        let context = try TestModel.shared().makeContext(window: .k4)
+        let (_, summary) = try await TestModel.collect(context.generate(prompt: prompt("Name a colour."), parameters: .init(maximumTokens: 8)))
+        let generation = try #require(summary)
+        let decoding = await context.counters.decodeDuration
+        // every decode ran inside the prompt's or the generation's time, and took some
+        #expect(decoding > .zero)
+        #expect(decoding <= generation.prefillDuration + generation.generationDuration)
+        // a context that decoded nothing has spent nothing in llama_decode
+        let idle = try TestModel.shared().makeContext(window: .k4)
+        #expect(await idle.counters.decodeDuration == .zero)
+    }
+
     @Test func prefillWarmsTheCacheForTheNextPrompt() async throws {
         let model = try TestModel.shared()
         let context = try model.makeContext(window: .k4)

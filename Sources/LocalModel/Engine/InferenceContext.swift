@@ -93,6 +93,10 @@ public struct EngineCounters: Sendable, Hashable {
     public var tokensReused = 0
     /// Tokens sampled.
     public var tokensGenerated = 0
+    /// Time inside `llama_decode` for those tokens (with concurrent sessions, the whole batch
+    /// that held them): the engine's share of a generation's time; the rest is Lantern's own
+    /// work between decodes (sampling, grammar, the hand-offs to and from the engine thread).
+    public var decodeDuration = Duration.zero
 
     /// Public so that a `LanguageModelConversation` of another backend can keep its own.
     public init() {}
@@ -322,10 +326,11 @@ public actor InferenceContext {
     /// so it is cleared to start clean next time.
     private func append(_ tokens: ArraySlice<Token>, wantsLogits: Bool) async throws(LocalModelError) -> [Float]? {
         do {
-            let logits = try await shared.decode(tokens, sequence: sequence, position: cachedTokens.count, wantsLogits: wantsLogits)
+            let decoded = try await shared.decode(tokens, sequence: sequence, position: cachedTokens.count, wantsLogits: wantsLogits)
             cachedTokens.append(contentsOf: tokens)
             counters.tokensDecoded += tokens.count
-            return logits
+            counters.decodeDuration += decoded.duration
+            return decoded.logits
         } catch {
             shared.clear(sequence)
             cachedTokens = []

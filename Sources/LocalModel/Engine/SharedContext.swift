@@ -43,7 +43,14 @@ final class SharedContext: @unchecked Sendable {
         let sequence: Int32
         let position: Int
         let wantsLogits: Bool
-        let continuation: CheckedContinuation<Result<[Float]?, LocalModelError>, Never>
+        let continuation: CheckedContinuation<Result<Decoded, LocalModelError>, Never>
+    }
+
+    /// What a decode request gets back: the logits it asked for, and how long the
+    /// `llama_decode` that held its tokens took (the whole batch's, when sessions share it).
+    struct Decoded {
+        let logits: [Float]?
+        let duration: Duration
     }
 
     /// Makes the context on the engine thread (where every llama.cpp call starts), with at
@@ -92,13 +99,14 @@ final class SharedContext: @unchecked Sendable {
     func clear(_ sequence: Int32) { handle.clear(sequence) }
 
     /// Decodes `tokens` into `sequence` at `position` on, in the next batch, and returns the
-    /// logits of the last one when `wantsLogits`. At most `batchSize` tokens.
+    /// logits of the last one when `wantsLogits`, with the batch's decode time. At most
+    /// `batchSize` tokens.
     ///
     /// Runs on the caller's actor (an `InferenceContext`, on the engine thread), so the wake-up
     /// goes straight to the engine thread's queue in the order `flush` resumes the callers,
     /// with no hop through the global pool that would let a flush overtake them.
     func decode(_ tokens: ArraySlice<Token>, sequence: Int32, position: Int, wantsLogits: Bool,
-                isolation: isolated (any Actor)? = #isolation) async throws(LocalModelError) -> [Float]? {
+                isolation: isolated (any Actor)? = #isolation) async throws(LocalModelError) -> Decoded {
         precondition(tokens.count <= batchSize && !tokens.isEmpty, "a decode request of \(tokens.count) tokens; at most \(batchSize)")
         let result = await withCheckedContinuation { continuation in
             let request = Request(tokens: tokens, sequence: sequence, position: position, wantsLogits: wantsLogits, continuation: continuation)
@@ -128,16 +136,16 @@ final class SharedContext: @unchecked Sendable {
             return taken.sorted { $0.sequence < $1.sequence }
         }
         guard !taken.isEmpty else { return }
-        let outcome = Result { () throws(LocalModelError) -> [[Float]?] in
+        let outcome = Result { () throws(LocalModelError) -> [Decoded] in
             // ggml never returns from a lost server: its report wakes the callers from beside it
             try RPCServerLoss.watching(servers: handle.model.rpcServers, report: { [self] error in finish(taken, with: .failure(error)) }) {
-                () throws(LocalModelError) -> [[Float]?] in try decode(taken)
+                () throws(LocalModelError) -> [Decoded] in try decode(taken)
             }
         }
         finish(taken, with: outcome)
     }
 
-    private func decode(_ requests: [Request]) throws(LocalModelError) -> [[Float]?] {
+    private func decode(_ requests: [Request]) throws(LocalModelError) -> [Decoded] {
         batch.clear()
         var outputs: [Int?] = []
         for request in requests {
@@ -147,18 +155,21 @@ final class SharedContext: @unchecked Sendable {
             }
             outputs.append(request.wantsLogits ? batch.count - 1 : nil)
         }
+        let clock = ContinuousClock()
+        let start = clock.now
         let status = batch.decode(in: handle)
+        let duration = clock.now - start
         if status != 0 { throw .decodeFailed(code: status, position: requests[0].position) }
-        return try outputs.map { index throws(LocalModelError) -> [Float]? in
-            guard let index else { return nil }
+        return try outputs.map { index throws(LocalModelError) -> Decoded in
+            guard let index else { return Decoded(logits: nil, duration: duration) }
             guard let logits = handle.logits(at: index) else { throw Self.missingLogits }
-            return logits
+            return Decoded(logits: logits, duration: duration)
         }
     }
 
     /// Wakes each of `requests`' callers with its share of `outcome`, then posts a flush for
     /// what is still queued.
-    private func finish(_ requests: [Request], with outcome: Result<[[Float]?], LocalModelError>) {
+    private func finish(_ requests: [Request], with outcome: Result<[Decoded], LocalModelError>) {
         for (index, request) in requests.enumerated() {
             request.continuation.resume(returning: outcome.map { $0[index] }.mapError { error in
                 guard case .decodeFailed(let code, _) = error else { return error }
