@@ -31,6 +31,7 @@ enum RPCBenchmark {
         defer { servers.forEach { $0.stop() } }
         let splits = [Split(name: "local", serverCount: 0), Split(name: "local+1", serverCount: 1), Split(name: "local+2", serverCount: 2)]
         var rows: [BenchmarkRow] = []
+        var missed: [String] = []
         for split in splits {
             let used = Array(servers.prefix(split.serverCount))
             var ours: [EngineBenchmark.Speed] = [], reference: [EngineBenchmark.Speed] = [], bytesPerToken: [Double] = []
@@ -41,10 +42,12 @@ enum RPCBenchmark {
                 if let bytes { bytesPerToken.append(bytes) }
             }
             let label = split.serverCount == 0 ? "local only" : "\(split.name) (\(offloadedLayers) of 30 layers on \(split.serverCount == 1 ? "the server" : "the servers, 10 each"))"
-            rows += [
-                EngineBenchmark.row("pp\(promptTokens), \(label)", ours.map(\.prompt), reference.map(\.prompt)),
-                EngineBenchmark.row("tg\(generatedTokens), \(label) (greedy sampling included)", ours.map(\.generation), reference.map(\.generation)),
-            ]
+            let promptMetric = "pp\(promptTokens), \(label)", generationMetric = "tg\(generatedTokens), \(label) (greedy sampling included)"
+            rows += [EngineBenchmark.row(promptMetric, ours.map(\.prompt), reference.map(\.prompt)),
+                     EngineBenchmark.row(generationMetric, ours.map(\.generation), reference.map(\.generation))]
+            missed += [EngineBenchmark.missedNote(promptMetric, Sample(ours.map(\.prompt)), Sample(reference.map(\.prompt)), perToken: "prompt token"),
+                       EngineBenchmark.missedNote(generationMetric, Sample(ours.map(\.generation)), Sample(reference.map(\.generation)),
+                                                  perToken: "generated token", inDecode: Sample(ours.compactMap(\.generationInDecode)).median)].compactMap { $0 }
             if !bytesPerToken.isEmpty {
                 let sample = Sample(bytesPerToken)
                 rows.append(BenchmarkRow(metric: "bytes to and from the servers per generated token, \(split.name)", ours: sample.median,
@@ -57,7 +60,7 @@ enum RPCBenchmark {
             title: "RPC: tokens per second with layers on loopback ggml-rpc-server processes vs llama-bench --rpc",
             reference: "llama-bench -p \(promptTokens) -n \(generatedTokens) -t \(environment.threads) -r 1 [-ngl \(offloadedLayers) --rpc SERVERS -ts 1[/1]], run \(repetitions) times interleaved with ours against the same servers (ggml-rpc-server -t 1 each); medians",
             rows: rows,
-            notes: ["The machine is shared: the servers, the client and whatever else runs compete for the same \(ProcessInfo.processInfo.activeProcessorCount) cores, so the split rows measure the protocol's cost on one machine, not the gain of a second one."])
+            notes: missed + ["The machine is shared: the servers, the client and whatever else runs compete for the same \(ProcessInfo.processInfo.activeProcessorCount) cores, so the split rows measure the protocol's cost on one machine, not the gain of a second one."])
     }
 
     private static func llamaBench(_ environment: BenchmarkEnvironment, split: Split, servers: [LoopbackServer]) throws -> EngineBenchmark.Speed {
@@ -81,15 +84,15 @@ enum RPCBenchmark {
             configuration.tensorSplit = split.proportions
         }
         let model = try LocalModel(contentsOf: environment.modelURL, configuration: configuration)
-        let filler = try model.tokenizer.tokenize(String(repeating: "The quick brown fox jumps over the lazy dog. ", count: 20), parseSpecial: false)
-        let prompt = Array(filler.prefix(promptTokens))
+        let prompt = EngineBenchmark.randomTokens(model, count: promptTokens)
         _ = try await EngineBenchmark.measure(model, prompt: Array(prompt.prefix(16)), generate: 8)
         let promptSummary = try await EngineBenchmark.measure(model, prompt: prompt, generate: 1)
         let before = servers.map(\.bytesExchanged)
-        let generationSummary = try await EngineBenchmark.measure(model, prompt: Array(prompt.prefix(1)), generate: generatedTokens + 1)
+        let generation = try await EngineBenchmark.generation(model.makeContext(window: ContextWindow(tokens: 1 + generatedTokens + 1)),
+                                                              after: Array(prompt.prefix(1)), count: generatedTokens)
         let exchanged = zip(servers.map(\.bytesExchanged), before).map { $0 - $1 }.reduce(0, +)
         let speed = EngineBenchmark.Speed(prompt: Double(prompt.count) / promptSummary.prefillDuration.seconds,
-                                          generation: EngineBenchmark.decodeSpeed(generationSummary))
+                                          generation: generation.speed, generationInDecode: generation.inDecode)
         return (speed, servers.isEmpty ? nil : Double(exchanged) / Double(generatedTokens))
     }
 
