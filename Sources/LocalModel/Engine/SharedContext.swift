@@ -155,10 +155,12 @@ final class SharedContext: @unchecked Sendable {
             }
             outputs.append(request.wantsLogits ? batch.count - 1 : nil)
         }
-        let clock = ContinuousClock()
-        let start = clock.now
-        let status = batch.decode(in: handle)
-        let duration = clock.now - start
+        var status: Int32 = 0
+        // to the end of the computation, which a backend other than the CPU's may finish later
+        let duration = ContinuousClock().measure {
+            status = batch.decode(in: handle)
+            handle.synchronize()
+        }
         if status != 0 { throw .decodeFailed(code: status, position: requests[0].position) }
         return try outputs.map { index throws(LocalModelError) -> Decoded in
             guard let index else { return Decoded(logits: nil, duration: duration) }

@@ -54,6 +54,10 @@ final class LlamaContextHandle {
         _ = llama_memory_seq_rm(llama_get_memory(pointer), sequence, -1, -1)
     }
 
+    /// Waits until the last decode's computation is done: llama_decode may return while a
+    /// backend (an RPC server, a GPU) still computes, and reading the logits would wait then.
+    func synchronize() { llama_synchronize(pointer) }
+
     /// A copy of the logits of batch token `index` of the last decode (one that asked for
     /// output): copied, because the next decode of any sequence overwrites them.
     func logits(at index: Int) -> [Float]? {
