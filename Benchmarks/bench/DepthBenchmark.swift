@@ -28,8 +28,6 @@ enum DepthBenchmark {
         let tokens = EngineBenchmark.randomTokens(model, count: (depths.max() ?? 0) + promptTokens + generatedTokens)
         var rows: [BenchmarkRow] = []
         var missed: [String] = []
-        /// Lantern's extra time per generated token at depth 0: its own per-token work.
-        var generationGapAtZero: Double?
         for depth in depths {
             var ours: [EngineBenchmark.Speed] = [], reference: [EngineBenchmark.Speed] = []
             var warm: [Double] = [], cold: [Double] = []
@@ -53,10 +51,9 @@ enum DepthBenchmark {
                 metric: "ms per generated token inside llama_decode at depth \(depth), ours vs llama-bench's whole tg token", ours: decoding.median,
                 reference: referencePerToken.median, unit: "ms", goal: nil, higherIsBetter: false,
                 spread: "ours \(decoding.spread); llama-bench \(referencePerToken.spread)"))
-            if depth == 0 { generationGapAtZero = 1_000 / generation.ours.median - 1_000 / generation.reference.median }
             missed += [EngineBenchmark.missedNote(promptMetric, Sample(ours.map(\.prompt)), Sample(reference.map(\.prompt)), perToken: "prompt token"),
                        EngineBenchmark.missedNote(generationMetric, generation.ours, generation.reference, perToken: "generated token",
-                                  baseline: depth == 0 ? nil : generationGapAtZero, inDecode: decoding.median)].compactMap { $0 }
+                                                  inDecode: decoding.median)].compactMap { $0 }
             if depth > 0 {
                 let warm = Sample(warm), cold = Sample(cold)
                 rows.append(BenchmarkRow(

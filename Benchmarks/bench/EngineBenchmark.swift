@@ -137,21 +137,15 @@ enum EngineBenchmark {
     }
 
     /// Where a missed speed row's time goes, as far as its runs tell: the extra time per token,
-    /// whether the two sides' runs overlap (then the medians' order is within run-to-run spread),
-    /// and for generation how much of the gap Lantern already has at depth 0 (`baseline`, the
-    /// depth section's): its per-token
-    /// work outside the decode (the logits row copied, greedy over the vocabulary), which
-    /// llama-bench's tg does not do; and how much of its time per token was inside llama_decode
-    /// (`inDecode`, ms), the one call llama-bench's tg times. Nil when the row meets the goal.
-    static func missedNote(_ metric: String, _ ours: Sample, _ reference: Sample, perToken: String,
-                           baseline: Double? = nil, inDecode: Double? = nil) -> String? {
-        guard ours.median / reference.median < EngineBenchmark.speedGoal else { return nil }
+    /// how much of Lantern's token was inside llama_decode (`inDecode`, ms: the one call
+    /// llama-bench's tg times) and how much its own work between decodes, and whether the two
+    /// sides' runs overlap (then the medians' order is within run-to-run spread). Nil when the
+    /// row meets the goal.
+    static func missedNote(_ metric: String, _ ours: Sample, _ reference: Sample, perToken: String, inDecode: Double? = nil) -> String? {
+        guard ours.median / reference.median < speedGoal else { return nil }
         let (ourTime, theirTime) = (1_000 / ours.median, 1_000 / reference.median)
         var note = String(format: "%@: missed, %.3f of llama-bench's speed: %.2f ms per %@ against %.2f ms, %.2f ms more. ",
                           metric, ours.median / reference.median, ourTime, perToken, theirTime, ourTime - theirTime)
-        if let baseline {
-            note += String(format: "At depth 0 Lantern's generation is %.2f ms per token behind: its own work per token, which depth does not change. ", baseline)
-        }
         if let inDecode {
             note += String(format: "Of Lantern's %.2f ms per token, %.2f ms were inside llama_decode and %.2f ms its own work between decodes; ",
                            ourTime, inDecode, ourTime - inDecode)
