@@ -54,14 +54,13 @@ struct ParallelSessionTests {
         }
     }
 
-    @Test func zeroParallelSessionsSetAfterwardsStillGivesEachSessionAContext() async throws {
+    @Test func zeroParallelSessionsSetAfterwardsAreRefusedWhenTheModelLoads() throws {
+        // it crashed makeContext once; now the load refuses it (ConfigurationBoundsTests has the range)
         var configuration = LocalModel.Configuration(threads: 2)
         configuration.parallelSessions = 0
-        let model = try LocalModel(contentsOf: TestModel.url, configuration: configuration)
-        let context = try model.makeContext(window: Self.window)
-        #expect(context.size == Self.window.tokens)
-        let (_, summary) = try await TestModel.collect(context.generate(prompt: prompt("Name a hill."), parameters: exactly(4)))
-        #expect(summary?.generatedTokens == 4)
+        #expect(throws: LocalModelError.parallelSessionsOutOfRange(requested: 0, maximum: LocalModel.Configuration.maximumParallelSessions)) {
+            try LocalModel(contentsOf: TestModel.url, configuration: configuration)
+        }
     }
 
     @Test func aThirdSessionOnTwoSlotsGetsAContextOfItsOwnAndAllFinish() async throws {

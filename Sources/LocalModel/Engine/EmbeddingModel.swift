@@ -35,7 +35,8 @@ public final class EmbeddingModel: Sendable {
         /// The most texts one forward pass takes (llama.cpp's sequences per batch).
         public static let maximumTextsPerBatchLimit = 64
 
-        /// Threads for the forward passes; defaults to the machine's cores.
+        /// Threads for the forward passes, 1...`LocalModel.Configuration.maximumThreads` (checked
+        /// when the model loads); defaults to the machine's cores.
         public var threads: Int
         /// Layers to offload to a GPU backend (0 = CPU only, the tested default here).
         public var gpuLayers: Int
@@ -47,9 +48,9 @@ public final class EmbeddingModel: Sendable {
         /// Texts one forward pass takes, at most `maximumTextsPerBatchLimit`.
         public var maximumTextsPerBatch: Int
 
-        public init(threads: Int = ProcessInfo.processInfo.activeProcessorCount, gpuLayers: Int = 0,
+        public init(threads: Int = LocalModel.Configuration.defaultThreads, gpuLayers: Int = 0,
                     batchTokens: Int = 512, maximumTextsPerBatch: Int = 16) {
-            self.threads = max(1, threads)
+            self.threads = threads
             self.gpuLayers = max(0, gpuLayers)
             self.batchTokens = max(8, batchTokens)
             self.maximumTextsPerBatch = min(max(1, maximumTextsPerBatch), Self.maximumTextsPerBatchLimit)
@@ -58,8 +59,10 @@ public final class EmbeddingModel: Sendable {
 
     /// Loads the embedding model at `url`. Throws `LocalModelError` for everything
     /// `LocalModel(contentsOf:)` refuses and, when the file is a text generation model (or a
-    /// reranker), `.notAnEmbeddingModel` naming what it is.
+    /// reranker), `.notAnEmbeddingModel` naming what it is, and `.threadCountOutOfRange` for
+    /// threads outside 1...`LocalModel.Configuration.maximumThreads`.
     public init(contentsOf url: URL, configuration: Configuration = Configuration()) throws(LocalModelError) {
+        try LocalModel.Configuration.checkThreads(configuration.threads)
         let header = try GGUFFile(contentsOf: url)
         let purpose = ModelPurpose(metadata: header.metadata)
         guard case .embedding(let pooling) = purpose else { throw .notAnEmbeddingModel(path: url.path, purpose: purpose.description) }

@@ -25,9 +25,32 @@ public final class LocalModel: Sendable {
         weak var context: SharedContext?
     }
 
-    /// How the model is loaded and run.
+    /// How the model is loaded and run. The counts are checked when a model is loaded with it:
+    /// one out of its range is a typed error then (`threadCountOutOfRange`,
+    /// `parallelSessionsOutOfRange`), never raised or lowered silently.
     public struct Configuration: Sendable, Hashable {
-        /// Threads for prompt processing and generation; defaults to the machine's cores.
+        /// The most threads per logical core `threads` may ask for. ggml's CPU backend splits
+        /// each matrix product into one share per thread and waits for the slowest, so threads
+        /// beyond the cores take turns while every share waits for them, and an answer takes
+        /// many times longer (issue 55 measured ten times at 32 per core). A few per core
+        /// still leaves room to try what hyper-threads do; more is always a mistake.
+        public static let threadsPerCore = 4
+
+        /// The most threads a model (or an `EmbeddingModel`) runs on: `threadsPerCore` per
+        /// logical core of this machine, never past ggml's own limit (`GGML_MAX_N_THREADS`,
+        /// 512). `ask --threads`, `eval --threads` and `bench --threads` take the same cap.
+        public static var maximumThreads: Int {
+            min(threadsPerCore * ProcessInfo.processInfo.activeProcessorCount, LlamaRuntime.maximumThreads)
+        }
+
+        /// One thread per logical core (within `maximumThreads`): the default, and usually the fastest.
+        public static var defaultThreads: Int { min(ProcessInfo.processInfo.activeProcessorCount, maximumThreads) }
+
+        /// The most `parallelSessions`: the most sequences llama.cpp gives one context (256).
+        public static let maximumParallelSessions = LlamaRuntime.maximumSequences
+
+        /// Threads for prompt processing and generation, 1...`maximumThreads`; defaults to the
+        /// machine's cores.
         public var threads: Int
         /// Layers that leave this machine's CPU for its GPUs and the `rpcServers` (0 = CPU only,
         /// the tested default here). The last layers go first, as in llama.cpp's `-ngl`.
@@ -51,25 +74,43 @@ public final class LocalModel: Sendable {
         /// batch (llama-server's `--parallel`): one pass over the weights serves them all, so
         /// the total tokens per second rises well above theirs taking turns (`bench --section
         /// concurrency`). The KV memory of all of them is taken when the first conversation
-        /// starts, hence 1 by default.
+        /// starts, hence 1 by default; at most `maximumParallelSessions`.
         public var parallelSessions: Int
 
-        public init(threads: Int = ProcessInfo.processInfo.activeProcessorCount, gpuLayers: Int = 0, vocabularyOnly: Bool = false,
+        public init(threads: Int = Configuration.defaultThreads, gpuLayers: Int = 0, vocabularyOnly: Bool = false,
                     chatTemplate: String? = nil, rpcServers: [RPCServer] = [], tensorSplit: [Double] = [], parallelSessions: Int = 1) {
-            self.threads = max(1, threads)
+            self.threads = threads
             self.gpuLayers = max(0, gpuLayers)
             self.vocabularyOnly = vocabularyOnly
             self.chatTemplate = chatTemplate
             self.rpcServers = rpcServers
             self.tensorSplit = tensorSplit
-            self.parallelSessions = max(1, parallelSessions)
+            self.parallelSessions = parallelSessions
+        }
+
+        /// Refuses counts outside their range, before llama.cpp sees them: ggml segfaulted or
+        /// aborted on 100,000 threads and more, and a million sessions overflowed the context size.
+        func validate() throws(LocalModelError) {
+            try Self.checkThreads(threads)
+            guard (1...Self.maximumParallelSessions).contains(parallelSessions) else {
+                throw .parallelSessionsOutOfRange(requested: parallelSessions, maximum: Self.maximumParallelSessions)
+            }
+        }
+
+        /// Refuses a thread count outside 1...`maximumThreads` (`EmbeddingModel` checks its own with it).
+        static func checkThreads(_ threads: Int) throws(LocalModelError) {
+            guard (1...maximumThreads).contains(threads) else {
+                throw .threadCountOutOfRange(requested: threads, maximum: maximumThreads, cores: ProcessInfo.processInfo.activeProcessorCount)
+            }
         }
     }
 
-    /// Loads the model at `url`. Throws `LocalModelError` for a missing path, a directory,
-    /// a file that is not GGUF, a truncated or corrupt file, an embedding model (which
-    /// `EmbeddingModel` runs), an architecture llama.cpp does not support, or too little memory.
+    /// Loads the model at `url`. Throws `LocalModelError` for a configuration count out of its
+    /// range (threads, parallel sessions), a missing path, a directory, a file that is not
+    /// GGUF, a truncated or corrupt file, an embedding model (which `EmbeddingModel` runs), an
+    /// architecture llama.cpp does not support, or too little memory.
     public init(contentsOf url: URL, configuration: Configuration = Configuration()) throws(LocalModelError) {
+        try configuration.validate()
         let header = try GGUFFile(contentsOf: url)
         if case .embedding(let pooling) = ModelPurpose(metadata: header.metadata) {
             throw .embeddingModelCannotGenerate(path: url.path, architecture: header.architecture ?? "unknown", pooling: pooling.rawValue)
@@ -127,6 +168,11 @@ public final class LocalModel: Sendable {
         }
         if window.tokens > info.trainedContext && !allowBeyondTrainedContext {
             throw .contextLargerThanTrained(requested: window.tokens, trained: info.trainedContext)
+        }
+        // llama.cpp's context size is a 32-bit count of every sequence's positions together
+        let largestWindow = Int(UInt32.max) / configuration.parallelSessions
+        guard (1...largestWindow).contains(window.tokens) else {
+            throw .contextWindowOutOfRange(requested: window.tokens, maximum: largestWindow)
         }
         // a free sequence of an existing context is handed out without the engine thread,
         // where a new context would meet the loss: a model that lost a server says so here

@@ -31,6 +31,13 @@ public enum LocalModelError: Error, Sendable, Equatable, CustomStringConvertible
     case unknownChatTemplate(name: String, known: [String])
     /// A context window larger than the model was trained for, without an explicit override.
     case contextLargerThanTrained(requested: Int, trained: Int)
+    /// A thread count outside 1...`maximum` (`LocalModel.Configuration.maximumThreads`: a few
+    /// per logical core of the `cores` here, never past ggml's own limit).
+    case threadCountOutOfRange(requested: Int, maximum: Int, cores: Int)
+    /// A `parallelSessions` count outside 1...`maximum` (the most sequences llama.cpp gives a context).
+    case parallelSessionsOutOfRange(requested: Int, maximum: Int)
+    /// A context window of no tokens, or more than llama.cpp counts (`maximum` per sequence).
+    case contextWindowOutOfRange(requested: Int, maximum: Int)
     /// A context window that cannot hold even the prompt.
     case promptTooLong(promptTokens: Int, window: Int)
     /// llama_decode failed.
@@ -91,6 +98,14 @@ public enum LocalModelError: Error, Sendable, Equatable, CustomStringConvertible
             return "there is no chat template named '\(name)'; use one of: \(known.joined(separator: ", "))"
         case .contextLargerThanTrained(let requested, let trained):
             return "context window of \(requested) tokens is larger than the \(trained) the model was trained with; choose \(trained) or less, or pass allowBeyondTrainedContext: true to makeContext(window:) to accept weaker output"
+        case .threadCountOutOfRange(let requested, let maximum, let cores):
+            let perCore = LocalModel.Configuration.threadsPerCore
+            let reason = maximum < perCore * cores ? "ggml runs at most \(maximum) threads" : "\(perCore) per logical core, and this machine has \(cores)"
+            return "\(requested) threads is out of range: use 1 to \(maximum) (\(reason)); more threads than cores make llama.cpp slower, not faster, so the default, one per core, is usually best"
+        case .parallelSessionsOutOfRange(let requested, let maximum):
+            return "\(requested) parallel sessions is out of range: use 1 to \(maximum), the most sequences llama.cpp gives one context (each takes the full window's KV memory when the first conversation starts)"
+        case .contextWindowOutOfRange(let requested, let maximum):
+            return "a context window of \(requested) tokens is out of range: use 1 to \(maximum) tokens (llama.cpp counts a context's positions, all its parallel sessions together, in 32 bits)"
         case .promptTooLong(let promptTokens, let window):
             return "the prompt is \(promptTokens) tokens and the context window holds \(window); shorten it or use a larger window"
         case .decodeFailed(let code, let position):

@@ -17,10 +17,11 @@ public struct ModelTextEmbedder: TextEmbedder {
         self.identity = "\(identity.name) (\(identity.dimension) dimensions, sha256 \(identity.sha256))"
     }
 
-    /// Loads the embedding model at `url` on `threads` threads (every core when nil).
+    /// Loads the embedding model at `url` on `threads` threads (every core when nil); a count
+    /// outside 1...`LocalModel.Configuration.maximumThreads` is `.threadCountOutOfRange`.
     public init(contentsOf url: URL, threads: Int? = nil) throws(LocalModelError) {
         var configuration = EmbeddingModel.Configuration()
-        if let threads { configuration.threads = max(1, threads) }
+        if let threads { configuration.threads = threads }
         try self.init(model: EmbeddingModel(contentsOf: url, configuration: configuration))
     }
 

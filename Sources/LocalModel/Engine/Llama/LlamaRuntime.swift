@@ -13,6 +13,14 @@ enum LlamaRuntime {
     /// and so its arithmetic, on this one (tests and benchmarks use it).
     static let cpuVariantVariable = "LANTERN_GGML_CPU_VARIANT"
 
+    /// The most threads ggml's CPU backend runs a graph on (`GGML_MAX_N_THREADS` in ggml.h);
+    /// past it ggml overruns its per-thread arrays (100,000 threads segfaulted).
+    static let maximumThreads = Int(GGML_MAX_N_THREADS)
+
+    /// The most sequences one llama.cpp context takes (`LLAMA_MAX_SEQ`, not in the public
+    /// headers): `llama_init_from_model` refuses more with "n_seq_max must be <= 256".
+    static let maximumSequences = 256
+
     /// Loads every ggml backend that is installed (CPU variants, Vulkan, CUDA), swaps in the CPU
     /// variant `LANTERN_GGML_CPU_VARIANT` names, and initialises llama.cpp. Evaluated once, on
     /// first use, from any thread.
