@@ -69,7 +69,7 @@ public struct BudgetReport: Sendable, Hashable, Codable, CustomStringConvertible
                                      window: window)
         self.window = window
         self.sections = head + [overhead] + tail
-        self.totalTokens = sections.reduce(0) { $0 + $1.tokens }
+        self.totalTokens = Self.total(sections)
         self.remainingTokens = window.tokens - totalTokens
         self.totalShare = Double(totalTokens) / Double(window.tokens)
         self.fits = totalTokens <= window.tokens
@@ -77,7 +77,16 @@ public struct BudgetReport: Sendable, Hashable, Codable, CustomStringConvertible
 
     /// Tokens of every section of `kind` together, e.g. all tool schemas or the whole transcript.
     public func tokens(of kind: BudgetSection.Kind) -> Int {
-        sections.filter { $0.kind == kind }.reduce(0) { $0 + $1.tokens }
+        Self.total(sections.filter { $0.kind == kind })
+    }
+
+    /// The sections' tokens together, at most `Int.max`: a reserve of `Int.max` tokens (a
+    /// caller's `maximumResponseTokens`) is an overflow the report names, not a trap.
+    private static func total(_ sections: [BudgetSection]) -> Int {
+        sections.reduce(0) { sum, section in
+            let (total, overflow) = sum.addingReportingOverflow(section.tokens)
+            return overflow ? Int.max : total
+        }
     }
 
     /// The `count` most expensive sections, largest first; equal sizes keep prompt order.

@@ -18,11 +18,14 @@ public struct ContextWindow: Sendable, Hashable, Comparable, CustomStringConvert
     /// 32,768 tokens.
     public static let k32 = ContextWindow(tokens: 32768)
 
-    /// Parses "4k", "8K", "32k" or a plain token count such as "6000"; nil for anything else.
+    /// Parses "4k", "8K", "32k" or a plain token count such as "6000"; nil for anything else,
+    /// a count of thousands too large for an `Int` among them.
     public init?(parsing text: String) {
         let lowered = text.lowercased()
         if lowered.hasSuffix("k"), let thousands = Int(lowered.dropLast()), thousands > 0 {
-            self.tokens = thousands * 1024
+            let (tokens, overflow) = thousands.multipliedReportingOverflow(by: 1024)
+            guard !overflow else { return nil }
+            self.tokens = tokens
         } else if let count = Int(lowered), count > 0 {
             self.tokens = count
         } else {

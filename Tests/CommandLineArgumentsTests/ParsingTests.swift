@@ -91,8 +91,8 @@ private func usageError<C: ParsableCommand>(_ type: C.Type, _ words: [String]) -
     }
 
     @Test(arguments: [
-        (["--threads", "0"], "--threads needs a whole number of 1 or more, not '0'"),
-        (["--threads", "many"], "--threads needs a whole number of 1 or more, not 'many'"),
+        (["--threads", "0"], ThreadsOptionTests.requirement + ", not '0'"),
+        (["--threads", "many"], ThreadsOptionTests.requirement + ", not 'many'"),
         (["--repeat", "1001"], "--repeat needs a whole number from 1 to 1000, not '1001'"),
         (["--share", "2"], "--share needs a number from 0 to 1, not '2'"),
         (["--context", "huge"], "--context must be 4k, 8k, 32k or a number of tokens, not 'huge'"),

@@ -1,3 +1,4 @@
+import Foundation
 import LocalModel
 import SearchTool
 import TokenBudget
@@ -30,8 +31,23 @@ extension ArgumentType where Element == [Double] {
              describe: { $0.map { String(format: "%g", $0) }.joined(separator: ",") },
              read: { text in
                  let values = text.split(separator: ",", omittingEmptySubsequences: false).map { Double($0.trimmingCharacters(in: .whitespaces)) }
-                 guard values.allSatisfy({ ($0 ?? -1) >= 0 }) else { return nil }
+                 // finite as the Float llama.cpp takes: "inf" or 1e39 would make every share NaN
+                 guard values.allSatisfy({ ($0 ?? -1) >= 0 && Float($0 ?? -1).isFinite }) else { return nil }
                  return values.compactMap { $0 }
              })
+    }
+}
+
+extension ArgumentType where Element == Int {
+    /// A thread count from 1 to `LocalModel.Configuration.maximumThreads`, the cap the library
+    /// holds too; the requirement says where it comes from: the cores here, or ggml's limit.
+    package static var threadCount: Self {
+        let maximum = LocalModel.Configuration.maximumThreads
+        let cores = ProcessInfo.processInfo.activeProcessorCount
+        let perCore = LocalModel.Configuration.threadsPerCore
+        let reason = maximum < perCore * cores ? "ggml runs at most \(maximum); this machine has \(cores) logical cores"
+            : "\(perCore) per logical core, and this machine has \(cores) logical cores"
+        let whole = wholeNumber(in: 1...maximum)
+        return Self(valueName: whole.valueName, requirement: "\(whole.requirement) (\(reason))", read: whole.read)
     }
 }

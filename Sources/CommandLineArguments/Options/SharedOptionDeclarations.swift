@@ -27,9 +27,11 @@ extension OptionDeclaration where Value == ContextWindow? {
 }
 
 extension OptionDeclaration where Value == Int? {
-    /// `--threads`: nil is `LocalModel.Configuration`'s default, every core.
+    /// `--threads`: nil is `LocalModel.Configuration`'s default, every core; at most
+    /// `LocalModel.Configuration.maximumThreads`, which the library checks too.
     package static var threads: Self {
-        Self("threads", .wholeNumber(atLeast: 1), help: "Threads for prompt processing and generation (default: all cores).")
+        Self("threads", .threadCount,
+             help: "Threads for prompt processing and generation, at most \(LocalModel.Configuration.threadsPerCore) per logical core (default: all cores).")
     }
 }
 
