@@ -10,10 +10,14 @@ import Foundation
 /// ```
 ///
 /// `attributes` holds standard attributes only, each checked against its kind (string, number,
-/// ISO-8601 date string, list of strings), so a wrong value is reported with its line number
-/// here instead of failing later inside the index. `custom` holds app-defined keys; their kind
-/// follows the JSON value (a string that is an ISO-8601 date becomes a date), and string values
-/// join the full-text index. Blank lines are skipped; identifiers must be unique.
+/// ISO-8601 date string, list of strings) and, for numbers with a natural range, against it
+/// (`numberRanges`), so a wrong value is reported with its line number here instead of
+/// failing later inside the index or being stored as something else. `custom` holds
+/// app-defined keys; their kind follows the JSON value (a string that is an ISO-8601 date
+/// becomes a date), and string values join the full-text index. Dates are read strictly
+/// (`CorpusDate`): one that is on no calendar (2024-02-30) is an error, never the day it rolls
+/// over to; a number no `Double` holds (1e400) is an error naming its field. Blank lines are
+/// skipped; identifiers must be unique.
 public struct CorpusReader: Sendable {
     public init() {}
 
@@ -91,11 +95,19 @@ public struct CorpusReader: Sendable {
         let field = "attribute \"\(name)\""
         switch (kind, raw) {
         case (_, .null): return nil
+        case (_, .outOfRangeNumber(let text)): throw fail(.numberOutOfRange(field: field, text: text))
         case (.string, .string(let text)): return .string(text)
-        case (.number, .number(let number)): return .number(number)
+        case (.number, .number(let number)):
+            if let bound = numberRanges[SearchableItemAttribute(rawValue: name)], !bound.range.contains(number) {
+                throw fail(.valueOutOfRange(attribute: name, requirement: bound.requirement, found: written(number)))
+            }
+            return .number(number)
         case (.date, .string(let text)):
-            guard let date = parseDate(text) else { throw fail(.invalidDate(attribute: name, text: text)) }
-            return .date(date)
+            switch CorpusDate.read(text) {
+            case .date(let date): return .date(date)
+            case .notADate: throw fail(.invalidDate(attribute: name, text: text))
+            case .impossible(let reason): throw fail(.impossibleDate(field: field, text: text, reason: reason))
+            }
         case (.strings, .array(let elements)):
             var strings: [String] = []
             for element in elements {
@@ -115,33 +127,43 @@ public struct CorpusReader: Sendable {
     /// A custom value: its kind follows the JSON value; nil for JSON null.
     private static func customValue(_ raw: CorpusValue, name: String,
                                     fail: (CorpusProblem) -> CorpusReaderError) throws(CorpusReaderError) -> AttributeValue? {
+        let field = "custom \"\(name)\""
         switch raw {
         case .null: return nil
         case .number(let number): return .number(number)
-        case .string(let text): return parseDate(text).map(AttributeValue.date) ?? .string(text)
+        case .outOfRangeNumber(let text): throw fail(.numberOutOfRange(field: field, text: text))
+        case .string(let text):
+            switch CorpusDate.read(text) {
+            case .date(let date): return .date(date)
+            case .notADate: return .string(text)
+            case .impossible(let reason): throw fail(.impossibleDate(field: field, text: text, reason: reason))
+            }
         case .array(let elements):
             let strings = elements.compactMap { if case .string(let text) = $0 { text } else { nil } }
             guard strings.count == elements.count else {
-                throw fail(.wrongType(field: "custom \"\(name)\"", expected: "a string, a number, a date or a list of strings", found: "a list of mixed values"))
+                throw fail(.wrongType(field: field, expected: "a string, a number, a date or a list of strings", found: "a list of mixed values"))
             }
             return .strings(strings)
         case .bool, .object:
-            throw fail(.wrongType(field: "custom \"\(name)\"", expected: "a string, a number, a date or a list of strings", found: raw.kindName))
+            throw fail(.wrongType(field: field, expected: "a string, a number, a date or a list of strings", found: raw.kindName))
         }
     }
 
-    /// ISO-8601: a full timestamp (with or without fractional seconds) or a calendar date (UTC midnight).
-    static func parseDate(_ text: String) -> Date? {
-        let utc = TimeZone(identifier: "UTC") ?? .gmt
-        let styles: [Date.ISO8601FormatStyle] = [
-            .iso8601,
-            Date.ISO8601FormatStyle(includingFractionalSeconds: true),
-            Date.ISO8601FormatStyle(timeZone: utc).year().month().day(),
-        ]
-        for style in styles {
-            if let date = try? style.parse(text) { return date }
-        }
-        return nil
+    /// The values a standard number attribute can take where its meaning bounds them, with
+    /// the requirement an error states. The others (altitude, rating, rankingHint) take any
+    /// finite number: Core Spotlight gives rating and rankingHint no scale, and an altitude
+    /// may be below sea level.
+    static let numberRanges: [SearchableItemAttribute: (range: ClosedRange<Double>, requirement: String)] = [
+        .latitude: (-90...90, "from -90 to 90 (degrees)"),
+        .longitude: (-180...180, "from -180 to 180 (degrees)"),
+        .duration: (0...Double.greatestFiniteMagnitude, "0 or more (seconds)"),
+        .fileSize: (0...Double.greatestFiniteMagnitude, "0 or more (bytes)"),
+        .pageCount: (0...Double.greatestFiniteMagnitude, "0 or more (pages)"),
+    ]
+
+    /// A number as an error shows it: whole numbers without ".0", others as Swift writes them.
+    private static func written(_ number: Double) -> String {
+        number.rounded() == number && abs(number) < 1e15 ? String(Int(number)) : "\(number)"
     }
 
     /// A one-line reason from a JSON decoding error.

@@ -12,6 +12,9 @@ enum CorpusValue: Decodable, Sendable, Hashable {
     case array([CorpusValue])
     case object([String: CorpusValue])
     case null
+    /// A number JSON can write but a `Double` cannot hold (`1e400`, `1e-400`), as written
+    /// (nil where the decoder did not say), so the reader can name it and its field.
+    case outOfRangeNumber(String?)
 
     init(from decoder: any Decoder) throws {
         let container = try decoder.singleValueContainer()
@@ -19,8 +22,8 @@ enum CorpusValue: Decodable, Sendable, Hashable {
             self = .null
         } else if let value = try? container.decode(Bool.self) {
             self = .bool(value)
-        } else if let value = try? container.decode(Double.self) {
-            self = .number(value)
+        } else if let number = Self.number(in: container) {
+            self = number
         } else if let value = try? container.decode(String.self) {
             self = .string(value)
         } else if let values = try? container.decode([CorpusValue].self) {
@@ -30,11 +33,36 @@ enum CorpusValue: Decodable, Sendable, Hashable {
         }
     }
 
+    /// The value as a number, or as an out-of-range number; nil when it is no number.
+    /// Foundation's JSONDecoder reports a value of another kind with a `DecodingError`
+    /// (typeMismatch), and a number token no `Double` holds with an error of its own that
+    /// carries the token; the document was parsed whole before any value is decoded, so no
+    /// other error can come from here.
+    private static func number(in container: any SingleValueDecodingContainer) -> CorpusValue? {
+        do {
+            return .number(try container.decode(Double.self))
+        } catch is DecodingError {
+            return nil
+        } catch {
+            return .outOfRangeNumber(writtenNumber(in: error))
+        }
+    }
+
+    /// The first text the error carries (Foundation's holds the number as written).
+    private static func writtenNumber(in value: Any, depth: Int = 0) -> String? {
+        if let text = value as? String { return text }
+        guard depth < 4 else { return nil }
+        for child in Mirror(reflecting: value).children {
+            if let text = writtenNumber(in: child.value, depth: depth + 1) { return text }
+        }
+        return nil
+    }
+
     /// How the value is named in an error message ("a string", "a list", ...).
     var kindName: String {
         switch self {
         case .string: "a string"
-        case .number: "a number"
+        case .number, .outOfRangeNumber: "a number"
         case .bool: "a boolean"
         case .array: "a list"
         case .object: "an object"
