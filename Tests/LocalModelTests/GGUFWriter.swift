@@ -47,10 +47,12 @@ struct GGUFWriter {
     var tensorData = Data()
     /// The padding the writer uses (the file's own `general.alignment` may say otherwise).
     var padding = 32
+    /// The GGUF version written after the magic (llama.cpp reads 2 and 3).
+    var version: UInt32 = 3
 
     func data() -> Data {
         var out = Data("GGUF".utf8)
-        Self.append(UInt32(3), to: &out)
+        Self.append(version, to: &out)
         Self.append(UInt64(tensors.count), to: &out)
         Self.append(UInt64(metadata.count), to: &out)
         for (key, value) in metadata {

@@ -8,6 +8,11 @@ import Foundation
 public struct GGUFFile: Sendable {
     /// Metadata values as text (arrays are summarised by their length).
     public let metadata: [String: String]
+    /// The same values typed: integers exact, arrays with their element type and length.
+    public let values: [String: GGUFValue]
+    /// Each tensor's dimensions by name, innermost first as ggml counts them
+    /// (`token_embd.weight` is embedding length x vocabulary size).
+    public let tensorDimensions: [String: [UInt64]]
     public let version: UInt32
     public let tensorCount: UInt64
     public let fileSize: Int64
@@ -18,7 +23,12 @@ public struct GGUFFile: Sendable {
 
     public var architecture: String? { metadata["general.architecture"] }
 
-    /// Reads and checks the header of `url`. Throws the typed error a load would deserve.
+    /// The GGUF versions llama.cpp reads (version 1 is long gone; a later one is unknown to it).
+    public static let supportedVersions: ClosedRange<UInt32> = 2...3
+
+    /// Reads and checks the header of `url`. Throws the typed error a load would deserve: for a
+    /// file llama.cpp could not read, and for metadata it would stop the process on
+    /// (`ModelHyperparameters`), so that no file reaches llama.cpp that would end the process.
     public init(contentsOf url: URL) throws(LocalModelError) {
         let path = url.path
         var isDirectory: ObjCBool = false
@@ -35,32 +45,46 @@ public struct GGUFFile: Sendable {
         guard !data.isEmpty else { throw .emptyFile(path: path) }
         var reader = Reader(data: data)
         guard data.prefix(4) == Data("GGUF".utf8) else { throw .notGGUF(path: path, magic: reader.peekMagic()) }
+        // The version decides how the rest reads, so it is checked first: a version this
+        // llama.cpp does not know is called that, not "truncated" or "damaged".
+        reader.offset = 4
+        guard let fileVersion = try? reader.uint32() else {
+            throw .corruptFile(path: path, reason: Reader.Failure.truncated(at: data.count).description)
+        }
+        guard Self.supportedVersions.contains(fileVersion) else { throw .unsupportedGGUFVersion(path: path, version: fileVersion) }
+        version = fileVersion
         // Every number below comes from the file: each is checked before it takes part in
         // arithmetic, so a crafted header ends in `corruptFile` naming the field, never a trap.
         do {
-            _ = try reader.uint32()
-            version = try reader.uint32()
             tensorCount = try reader.uint64()
             let keyCount = try reader.uint64()
-            var metadata: [String: String] = [:]
-            var alignmentType: UInt32?
+            var values: [String: GGUFValue] = [:]
             for _ in 0..<keyCount {
                 let key = try reader.string()
+                guard !key.isEmpty else { throw Reader.Failure.malformed("metadata key \(values.count + 1) is empty") }
                 let type = try reader.uint32()
-                if key == Self.alignmentKey { alignmentType = type }
-                metadata[key] = try reader.value(type: type, key: key)
+                // llama.cpp refuses a key that appears twice; which one it means is not clear
+                guard values[key] == nil else { throw Reader.Failure.malformed("metadata \(key) appears twice") }
+                values[key] = try reader.value(type: type, key: key)
             }
-            self.metadata = metadata
+            self.values = values
+            metadata = values.mapValues(\.text)
             var dataEnd: Int64 = 0
+            var tensorDimensions: [String: [UInt64]] = [:]
             for _ in 0..<tensorCount {
-                dataEnd = max(dataEnd, try Self.readTensorEnd(&reader))
+                let tensor = try Self.readTensor(&reader)
+                guard tensorDimensions[tensor.name] == nil else { throw Reader.Failure.malformed("tensor \(tensor.name) appears twice") }
+                tensorDimensions[tensor.name] = tensor.dimensions
+                dataEnd = max(dataEnd, tensor.end)
             }
-            let alignment = try Self.alignment(metadata[Self.alignmentKey], type: alignmentType)
+            self.tensorDimensions = tensorDimensions
+            let alignment = try Self.alignment(values[Self.alignmentKey])
             let headerEnd = Int64(reader.offset)
             // headerEnd is at most the file's size and alignment at most 2^31: no overflow
             let dataStart = (headerEnd + alignment - 1) / alignment * alignment
             fileSize = Int64(data.count)
             dataOffset = dataStart
+            // llama.cpp seeks to the data section even when no tensor has data there
             let (required, overflow) = dataStart.addingReportingOverflow(dataEnd)
             guard !overflow else {
                 throw Reader.Failure.malformed("the tensor data starts at byte \(dataStart) and ends \(dataEnd) bytes after it, beyond any file")
@@ -72,8 +96,10 @@ public struct GGUFFile: Sendable {
             throw .corruptFile(path: path, reason: "\(error)")
         }
         if requiredSize > fileSize {
-            throw .corruptFile(path: path, reason: "truncated: the file is \(fileSize) bytes but its tensors need \(requiredSize)")
+            let needs = requiredSize == dataOffset ? "its header, padded to the alignment, needs" : "its tensors need"
+            throw .corruptFile(path: path, reason: "truncated: the file is \(fileSize) bytes but \(needs) \(requiredSize)")
         }
+        try ModelHyperparameters.check(values: values, tensorDimensions: tensorDimensions, path: path)
     }
 }
 
@@ -93,21 +119,25 @@ extension GGUFFile {
 
     /// The file's `general.alignment`: 32 when absent; like llama.cpp, a uint32 power of two
     /// (llama.cpp asserts the type and would abort on any other).
-    private static func alignment(_ text: String?, type: UInt32?) throws -> Int64 {
-        guard let text else { return 32 }
-        guard type == 4 else {
-            throw Reader.Failure.malformed("\(alignmentKey) is a \(Reader.typeName(type ?? 0)) (\(text)); it must be a uint32 power of two")
+    private static func alignment(_ value: GGUFValue?) throws -> Int64 {
+        guard let value else { return 32 }
+        guard case .integer(let number, .uint32) = value else {
+            throw Reader.Failure.malformed("\(alignmentKey) is a \(value.type) (\(value.text)); it must be a uint32 power of two")
         }
-        guard let value = UInt32(text), value != 0, value & (value - 1) == 0 else {
-            throw Reader.Failure.malformed("\(alignmentKey) is \(text); it must be a power of two")
+        guard number != 0, number & (number - 1) == 0 else {
+            throw Reader.Failure.malformed("\(alignmentKey) is \(number); it must be a power of two")
         }
-        return Int64(value)
+        return Int64(number)
     }
 
-    /// Reads one entry of the tensor table and returns where its data ends, relative to the
-    /// start of the data section.
-    private static func readTensorEnd(_ reader: inout Reader) throws -> Int64 {
+    /// Reads one entry of the tensor table: its name, its dimensions and where its data ends,
+    /// relative to the start of the data section.
+    private static func readTensor(_ reader: inout Reader) throws -> (name: String, dimensions: [UInt64], end: Int64) {
         let name = try reader.string()
+        // ggml keeps a tensor's name in 64 bytes with its terminating zero, and refuses longer
+        guard name.utf8.count < 64 else {
+            throw Reader.Failure.malformed("tensor \(name.prefix(64))… has a name of \(name.utf8.count) bytes; ggml's limit is 63")
+        }
         let dimensionCount = try reader.uint32()
         guard dimensionCount <= 8 else { throw Reader.Failure.malformed("tensor \(name) has \(dimensionCount) dimensions") }
         var dimensions: [UInt64] = []
@@ -144,7 +174,7 @@ extension GGUFFile {
         guard !endOverflow else {
             throw Reader.Failure.malformed("tensor \(name): its data offset \(rawOffset) plus its \(bytes) bytes is larger than 2^63 - 1")
         }
-        return end
+        return (name, dimensions, end)
     }
 }
 
@@ -194,37 +224,62 @@ private struct Reader {
         return String(decoding: try bytes(Int(length)), as: UTF8.self)
     }
 
-    /// Reads one metadata value of GGUF type `type` (the value of `key`) and returns it as text.
-    mutating func value(type: UInt32, key: String) throws -> String {
-        switch type {
-        case 0: return String(try integer(UInt8.self))
-        case 1: return String(try integer(Int8.self))
-        case 2: return String(try integer(UInt16.self))
-        case 3: return String(try integer(Int16.self))
-        case 4: return String(try integer(UInt32.self))
-        case 5: return String(try integer(Int32.self))
-        case 6: return String(Float(bitPattern: try integer(UInt32.self)))
-        case 7: return try integer(UInt8.self) != 0 ? "true" : "false"
-        case 8: return try string()
-        case 9:
-            let elementType = try uint32()
-            // GGUF has no arrays of arrays; reading them recursively would let a file nest
-            // them until the stack overflows
-            guard elementType != 9 else { throw Failure.malformed("metadata \(key) is an array of arrays, which GGUF does not allow") }
-            let count = try uint64()
-            guard count < UInt64(data.count) else { throw Failure.malformed("metadata \(key): an array of \(count) values is larger than the file") }
-            for _ in 0..<count { _ = try value(type: elementType, key: key) }
-            return "[\(count) values]"
-        case 10: return String(try integer(UInt64.self))
-        case 11: return String(try integer(Int64.self))
-        case 12: return String(Double(bitPattern: try integer(UInt64.self)))
-        default: throw Failure.malformed("metadata \(key) has unknown type \(type) at byte \(offset)")
-        }
+    /// Skips one string, reading only its length.
+    mutating func skipString() throws {
+        let length = try uint64()
+        guard length < UInt64(data.count) else { throw Failure.malformed("a string length of \(length) bytes is larger than the file") }
+        try skip(Int(length))
     }
 
-    /// GGUF's name for a metadata type, for messages.
-    static func typeName(_ type: UInt32) -> String {
-        let names = ["uint8", "int8", "uint16", "int16", "uint32", "int32", "float32", "bool", "string", "array", "uint64", "int64", "float64"]
-        return type < names.count ? names[Int(type)] : "type \(type)"
+    mutating func skip(_ count: Int) throws {
+        guard count >= 0, offset + count <= data.count else { throw Failure.truncated(at: data.count) }
+        offset += count
+    }
+
+    /// Reads one metadata value of GGUF type `type` (the value of `key`).
+    mutating func value(type rawType: UInt32, key: String) throws -> GGUFValue {
+        guard let type = GGUFValue.ValueType(rawValue: rawType) else {
+            throw Failure.malformed("metadata \(key) has unknown type \(rawType) at byte \(offset)")
+        }
+        switch type {
+        case .uint8: return .integer(Int128(try integer(UInt8.self)), type: type)
+        case .int8: return .integer(Int128(try integer(Int8.self)), type: type)
+        case .uint16: return .integer(Int128(try integer(UInt16.self)), type: type)
+        case .int16: return .integer(Int128(try integer(Int16.self)), type: type)
+        case .uint32: return .integer(Int128(try integer(UInt32.self)), type: type)
+        case .int32: return .integer(Int128(try integer(Int32.self)), type: type)
+        case .uint64: return .integer(Int128(try integer(UInt64.self)), type: type)
+        case .int64: return .integer(Int128(try integer(Int64.self)), type: type)
+        case .float32: return .float(Double(Float(bitPattern: try integer(UInt32.self))), type: type)
+        case .float64: return .float(Double(bitPattern: try integer(UInt64.self)), type: type)
+        case .bool: return .bool(try integer(UInt8.self) != 0)
+        case .string: return .string(try string())
+        case .array:
+            let rawElementType = try uint32()
+            // GGUF has no arrays of arrays; reading them recursively would let a file nest
+            // them until the stack overflows
+            guard rawElementType != GGUFValue.ValueType.array.rawValue else {
+                throw Failure.malformed("metadata \(key) is an array of arrays, which GGUF does not allow")
+            }
+            guard let elementType = GGUFValue.ValueType(rawValue: rawElementType) else {
+                throw Failure.malformed("metadata \(key) is an array of unknown type \(rawElementType) at byte \(offset)")
+            }
+            let count = try uint64()
+            guard count < UInt64(data.count) else { throw Failure.malformed("metadata \(key): an array of \(count) values is larger than the file") }
+            let elements = Int(count)
+            if elementType.isInteger, elements <= GGUFValue.keptIntegers {
+                var integers: [Int128] = []
+                integers.reserveCapacity(elements)
+                for _ in 0..<elements { integers.append(try value(type: rawElementType, key: key).integer ?? 0) }
+                return .array(elementType: elementType, count: elements, integers: integers)
+            }
+            if let width = elementType.width {
+                // count is below the file's size and width at most 8: no overflow
+                try skip(elements * width)
+            } else {
+                for _ in 0..<elements { try skipString() }
+            }
+            return .array(elementType: elementType, count: elements, integers: nil)
+        }
     }
 }

@@ -150,7 +150,11 @@ public final class LocalModel: Sendable {
         if text.contains("failed to allocate") || text.contains("out of memory") {
             return .outOfMemory(what: "the weights of \(path)")
         }
-        let reason = log.last(where: { !$0.isEmpty }) ?? "llama.cpp could not load it"
+        // llama.cpp logs why as "llama_model_load: error loading model: <why>", and then a
+        // general "failed to load model" last: the why is what a user can act on
+        let marker = "error loading model: "
+        let why = log.last { $0.contains(marker) }.flatMap { line in line.range(of: marker).map { String(line[$0.upperBound...]) } }
+        let reason = why ?? log.last(where: { !$0.isEmpty }) ?? "llama.cpp could not load it"
         return .corruptFile(path: path, reason: reason)
     }
 

@@ -21,6 +21,13 @@ public enum LocalModelError: Error, Sendable, Equatable, CustomStringConvertible
     /// The header is damaged (a field no valid file holds, which `reason` names) or the file is
     /// shorter than its tensors need.
     case corruptFile(path: String, reason: String)
+    /// A GGUF version this llama.cpp cannot read (it reads 2 and 3); the message tells an old
+    /// version 1 file and a big-endian one (whose 2 or 3 reads byte-swapped) from a newer one.
+    case unsupportedGGUFVersion(path: String, version: UInt32)
+    /// Metadata llama.cpp would stop the process on, or load into a model that cannot run:
+    /// `key` holds `value` (as read, with its GGUF type), and `requirement` says what a
+    /// loadable file holds there. Checked from the header before llama.cpp sees the file.
+    case invalidMetadata(path: String, key: String, value: String, requirement: String)
     /// llama.cpp does not know the model's architecture.
     case unsupportedArchitecture(path: String, architecture: String)
     /// The weights or the context buffers could not be allocated.
@@ -87,6 +94,16 @@ public enum LocalModelError: Error, Sendable, Equatable, CustomStringConvertible
             return "\(path) could not be read (\(reason)); check the disk and that the file is a regular file"
         case .corruptFile(let path, let reason):
             return "\(path) is a damaged GGUF file (\(reason)); download it again and check its sha256"
+        case .unsupportedGGUFVersion(let path, let version):
+            if version == 1 {
+                return "\(path) is a GGUF version 1 file, a format llama.cpp stopped reading in 2023; convert the model again with a current llama.cpp (convert_hf_to_gguf.py) or download a current GGUF of it"
+            }
+            if version & 0xFFFF == 0, GGUFFile.supportedVersions.contains(version.byteSwapped) {
+                return "\(path) is a big-endian GGUF file (version \(version.byteSwapped) written byte-swapped), which llama.cpp reads only on big-endian machines; convert the model again without --bigendian"
+            }
+            return "\(path) is GGUF version \(version), which this llama.cpp cannot read (it reads versions \(GGUFFile.supportedVersions.lowerBound) and \(GGUFFile.supportedVersions.upperBound)); use a GGUF version 3 file of the model, or a libllama that reads version \(version)"
+        case .invalidMetadata(let path, let key, let value, let requirement):
+            return "\(path) cannot be used: its metadata \(key) is \(value), but \(requirement); Lantern refused it before llama.cpp read it, since llama.cpp stops the whole process or fails on such values. The file was written wrong or edited: convert the model again with llama.cpp's convert_hf_to_gguf.py, or download it again and check its sha256"
         case .unsupportedArchitecture(let path, let architecture):
             return "\(path) holds a \(architecture) model, which this llama.cpp build cannot run; use a supported architecture (llama, qwen2, qwen3, ...) or a newer libllama"
         case .outOfMemory(let what):
