@@ -32,12 +32,15 @@ public enum FileSourceLimit: Sendable, Hashable, CustomStringConvertible {
     case fileCount(Int)
     /// `maximumTotalBytes`: files past it were not read.
     case totalBytes(Int)
+    /// `maximumFileBytes`: longer files were indexed up to it, the rest of their text left out.
+    case fileBytes(Int)
 
     public var description: String {
         switch self {
         case .depth(let levels): "the depth cap (folders nested more than \(levels) folders deep were not entered)"
         case .fileCount(let count): "the file cap (\(count) files; the others were not read)"
         case .totalBytes(let bytes): "the byte cap (\(ByteCountFormatter.string(fromByteCount: Int64(bytes), countStyle: .file)) read per refresh; the other files were not read)"
+        case .fileBytes(let bytes): "the text cap (\(bytes) bytes read per file; longer files were indexed up to it, the rest of their text left out)"
         }
     }
 }
@@ -61,6 +64,8 @@ public struct FileSource: Sendable {
     public var maximumFileBytes = 4 << 20
     /// Bytes read in total per refresh.
     public var maximumTotalBytes = 2 << 30
+    /// How long one file's reading may take: `pdftotext`'s run for a PDF, the open and the read
+    /// for any other file. A file that takes longer is skipped with the reason.
     public var pdfTimeout: Duration = .seconds(20)
     public var pdftotextPath = "/usr/bin/pdftotext"
     public var domainIdentifier = "files"
@@ -73,7 +78,10 @@ public struct FileSource: Sendable {
     }
 
     private struct Candidate {
+        /// The item identifier (`FileItemPath.identifier`): the path when it is UTF-8.
         var path: String
+        /// The path's bytes, to open the file, and its shown spelling.
+        var file: FileItemPath
         var size: Int
         var modified: Date
         var created: Date?
@@ -102,11 +110,15 @@ public struct FileSource: Sendable {
             try Task.checkCancellation()
             seen.insert(candidate.path)
             defer {
-                progress?(FileSourceProgress(filesSeen: number + 1, filesIndexed: report.indexed, bytesRead: bytesRead, path: candidate.path))
+                progress?(FileSourceProgress(filesSeen: number + 1, filesIndexed: report.indexed, bytesRead: bytesRead, path: candidate.file.shown))
             }
             if let old = known[candidate.path], old.size == Double(candidate.size), let modified = old.modified,
                abs(modified.timeIntervalSince1970 - candidate.modified.timeIntervalSince1970) < 0.001 {
                 report.unchanged += 1
+                // Its item still holds the text up to the cap (a PDF's text is not its size).
+                if candidate.kind != .pdf && candidate.size > maximumFileBytes {
+                    report.limitsReached.insert(.fileBytes(maximumFileBytes))
+                }
                 continue
             }
             guard bytesRead < maximumTotalBytes else {
@@ -114,9 +126,9 @@ public struct FileSource: Sendable {
                 report.skipped[candidate.path] = "byte limit reached"
                 continue
             }
-            let extracted: (text: String, title: String?)?
+            let extracted: FileTextExtractor.Extracted?
             do {
-                extracted = try await extractor.extract(path: candidate.path, kind: candidate.kind)
+                extracted = try await extractor.extract(candidate.file, kind: candidate.kind)
             } catch {
                 report.skipped[candidate.path] = error.description
                 seen.remove(candidate.path)
@@ -128,11 +140,12 @@ public struct FileSource: Sendable {
                 continue
             }
             bytesRead += min(candidate.size, maximumFileBytes)
-            let name = (candidate.path as NSString).lastPathComponent
+            if extracted.reachedByteCap { report.limitsReached.insert(.fileBytes(maximumFileBytes)) }
+            let name = String(decoding: candidate.file.name, as: UTF8.self)
             var set = SearchableItemAttributeSet(contentType: FileTextExtractor.contentType(kind: candidate.kind, ext: candidate.ext))
             set.title = extracted.title ?? name
             set.displayName = name
-            set.path = candidate.path
+            set.path = candidate.file.shown
             set.fileSize = Double(candidate.size)
             set.contentModificationDate = candidate.modified
             set.contentCreationDate = candidate.created
@@ -163,79 +176,116 @@ public struct FileSource: Sendable {
     }
 
     /// What a walk found: the files to read, the folders it did not enter (too deep, or not
-    /// listable), and files it listed but left unread (past the file cap).
+    /// listable), and files it listed but left unread (past the file cap). Files and folders
+    /// are named by item identifier; a folder not entered is listed in both of its spellings
+    /// when it has two (its UTF-8 path and its `file://` form), since a name beneath it that is
+    /// not UTF-8 gives that item the `file://` form.
     private struct Walk {
         var candidates: [Candidate] = []
         var notEntered: [String] = []
         var unread: Set<String> = []
     }
 
-    /// Lists candidate files: depth-first, real paths, each directory once, symlinks only within scopes.
+    /// Lists candidate files: depth-first, real paths, each directory once, symlinks only within
+    /// scopes. Names are the file system's bytes (`DirectoryListing`); a folder on a
+    /// pseudo-filesystem is skipped by type before it is listed, a FIFO, socket or device by
+    /// its status.
     private func walk(_ report: inout FileSourceReport) -> Walk {
-        let manager = FileManager.default
-        let roots = scopes.map { $0.resolvingSymlinksInPath().standardizedFileURL.path }
-        func insideScopes(_ path: String) -> Bool {
-            roots.contains { path == $0 || path.hasPrefix($0.hasSuffix("/") ? $0 : $0 + "/") }
-        }
-        var visitedDirectories = Set<String>()
-        var seenFiles = Set<String>()
+        let roots = scopes.map(Self.realPath)
+        func insideScopes(_ path: FileItemPath) -> Bool { roots.contains { path.isInside($0) } }
+        var visitedDirectories = Set<FileItemPath>()
+        var seenFiles = Set<FileItemPath>()
         var walked = Walk()
-        var stack: [(path: String, depth: Int)] = roots.reversed().map { ($0, 0) }
+        func notEntered(_ directory: FileItemPath) {
+            // Both spellings, so the prefix test in `hides` finds every item beneath it,
+            // whichever spelling its own name needs (see `FileItemPath`).
+            walked.notEntered.append(directory.identifier)
+            if directory.isUTF8 { walked.notEntered.append(directory.escapedIdentifier) }
+        }
+        var stack: [(path: FileItemPath, depth: Int)] = roots.reversed().map { ($0, 0) }
         while let (directory, depth) = stack.popLast() {
             guard visitedDirectories.insert(directory).inserted else { continue }
-            let names: [String]
-            do { names = try manager.contentsOfDirectory(atPath: directory).sorted() } catch {
-                report.skipped[directory] = "cannot list folder: \(error.localizedDescription)"
-                walked.notEntered.append(directory)
+            let listing: DirectoryListing
+            let names: [[UInt8]]
+            do {
+                listing = try DirectoryListing(directory)
+                names = try listing.names().sorted { $0.lexicographicallyPrecedes($1) }
+            } catch {
+                report.skipped[directory.identifier] = error.description
+                // What a pseudo-filesystem holds is never indexed; a folder that cannot be
+                // listed keeps its items.
+                if case .unreadable = error { notEntered(directory) }
                 continue
             }
-            var subdirectories: [String] = []
-            for name in names where !name.hasPrefix(".") {
-                var path = (directory as NSString).appendingPathComponent(name)
-                guard var attributes = try? manager.attributesOfItem(atPath: path) else {
-                    report.skipped[path] = "vanished or unreadable while listing"
+            var subdirectories: [FileItemPath] = []
+            for name in names where name.first != UInt8(ascii: ".") {
+                var path = directory.appending(name)
+                guard var status = listing.status(of: name) else {
+                    report.skipped[path.identifier] = "vanished or unreadable while listing"
                     continue
                 }
-                if attributes[.type] as? FileAttributeType == .typeSymbolicLink {
-                    let target = URL(fileURLWithPath: path).resolvingSymlinksInPath().standardizedFileURL.path
-                    guard insideScopes(target), let targetAttributes = try? manager.attributesOfItem(atPath: target) else {
-                        report.skipped[path] = "symbolic link leading outside the scopes (or dangling)"
+                if status.kind == .symbolicLink {
+                    guard let target = Self.realPath(of: path), insideScopes(target), let targetStatus = FileStatus.of(target) else {
+                        report.skipped[path.identifier] = "symbolic link leading outside the scopes (or dangling)"
                         continue
                     }
                     path = target
-                    attributes = targetAttributes
+                    status = targetStatus
                 }
-                switch attributes[.type] as? FileAttributeType {
-                case .typeDirectory?:
+                switch status.kind {
+                case .directory:
                     if depth + 1 > maximumDepth {
                         report.limitsReached.insert(.depth(maximumDepth))
-                        report.skipped[path] = "folder not entered: deeper than \(maximumDepth) folders (FileSource.maximumDepth)"
-                        walked.notEntered.append(path)
+                        report.skipped[path.identifier] = "folder not entered: deeper than \(maximumDepth) folders (FileSource.maximumDepth)"
+                        notEntered(path)
                     } else {
                         subdirectories.append(path)
                     }
-                case .typeRegular?:
+                case .regular:
                     guard seenFiles.insert(path).inserted else { continue }
-                    let ext = (name as NSString).pathExtension
+                    let ext = Self.pathExtension(path.name)
                     let kind = FileTextExtractor.kind(ofExtension: ext)
                     if kind == .binary {
-                        report.skipped[path] = "binary file type"
+                        report.skipped[path.identifier] = "binary file type"
                         continue
                     }
                     guard walked.candidates.count < maximumFileCount else {
                         report.limitsReached.insert(.fileCount(maximumFileCount))
-                        walked.unread.insert(path)
+                        walked.unread.insert(path.identifier)
                         continue
                     }
-                    walked.candidates.append(Candidate(path: path, size: (attributes[.size] as? NSNumber)?.intValue ?? 0,
-                                                modified: attributes[.modificationDate] as? Date ?? Date(timeIntervalSince1970: 0),
-                                                created: attributes[.creationDate] as? Date, kind: kind, ext: ext))
-                default:
-                    report.skipped[path] = "not a regular file (FIFO, socket or device)"
+                    walked.candidates.append(Candidate(path: path.identifier, file: path, size: status.size, modified: status.modified,
+                                                       created: status.created, kind: kind, ext: ext))
+                case .special(let what):
+                    report.skipped[path.identifier] = "not a regular file (\(what)): skipped by type, never opened"
+                case .symbolicLink:
+                    // A resolved target is no link; it became one since.
+                    report.skipped[path.identifier] = "vanished or unreadable while listing"
                 }
             }
             stack += subdirectories.reversed().map { ($0, depth + 1) }
         }
         return walked
+    }
+
+    /// A scope's real path: symbolic links resolved, or as written when it does not exist.
+    private static func realPath(_ scope: URL) -> FileItemPath {
+        let written = FileItemPath(scope.standardizedFileURL.path)
+        return realPath(of: written) ?? written
+    }
+
+    /// `path` with every symbolic link resolved, by realpath(3) on its bytes; nil when it
+    /// dangles or cannot be read.
+    private static func realPath(of path: FileItemPath) -> FileItemPath? {
+        guard let resolved = path.withCString({ realpath($0, nil) }) else { return nil }
+        defer { free(resolved) }
+        return FileItemPath(bytes: Array(UnsafeBufferPointer(start: resolved, count: strlen(resolved)).map { UInt8(bitPattern: $0) }))
+    }
+
+    /// The extension of a file name, as `NSString.pathExtension` reads it: after the last dot,
+    /// unless that dot starts the name.
+    private static func pathExtension(_ name: [UInt8]) -> String {
+        guard let dot = name.lastIndex(of: UInt8(ascii: ".")), dot > 0 else { return "" }
+        return String(decoding: name[(dot + 1)...], as: UTF8.self)
     }
 }

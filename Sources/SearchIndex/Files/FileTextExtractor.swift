@@ -3,15 +3,25 @@ import Foundation
 /// Turns a file's bytes into indexable text by kind: plain text, Markdown and source code as they
 /// are, HTML with tags, scripts and styles stripped, PDF through `pdftotext` (poppler-utils) run
 /// as a child process with a timeout. Invalid UTF-8 becomes U+FFFD and NUL bytes are dropped:
-/// never fatal.
+/// never fatal. Every file's open and read has the same deadline as `pdftotext`'s run
+/// (`pdfTimeout`), and a file on a pseudo-filesystem is refused before it is read.
 package struct FileTextExtractor: Sendable {
     enum Kind: Sendable, Equatable { case text, markdown, source, html, pdf, binary, unknown }
 
     /// Why a file's text could not be read; reported, never thrown out of a refresh.
-    struct Failure: Error, Sendable, CustomStringConvertible {
-        var description: String
+    package struct Failure: Error, Sendable, CustomStringConvertible {
+        package var description: String
     }
 
+    /// A file's text, and whether `maximumBytes` cut it.
+    struct Extracted: Sendable {
+        var text: String
+        var title: String?
+        var reachedByteCap: Bool
+    }
+
+    /// How long a file's reading may take: `pdftotext`'s run for a PDF, the open and the read
+    /// for any other file.
     var pdfTimeout: Duration
     var pdftotextPath: String
     var maximumBytes: Int
@@ -57,40 +67,83 @@ package struct FileTextExtractor: Sendable {
         }
     }
 
+    /// The text of the file an item identifier names (see `FileItemPath`), or nil when it is
+    /// binary.
+    func extract(path identifier: String, kind: Kind) async throws(Failure) -> (text: String, title: String?)? {
+        guard let file = FileItemPath(identifier: identifier) else {
+            throw Failure(description: "not a file path: \(identifier)")
+        }
+        return try await extract(file, kind: kind).map { ($0.text, $0.title) }
+    }
+
     /// The text of a file, or nil when it is binary (NUL bytes in its first 8 KB). The file is
-    /// opened without blocking and read only if it is a regular file then: the walk saw one, but
-    /// it may have been replaced since by a FIFO (whose open would wait for a writer forever) or
-    /// a device. A PDF is read by `pdftotext` from the same open file, so it cannot be swapped
-    /// in between either.
-    func extract(path: String, kind: Kind) async throws(Failure) -> (text: String, title: String?)? {
-        let file = try Self.openRegularFile(path)
-        if kind == .pdf { return (try await pdfText(file), nil) }
-        defer { try? file.close() }
-        let bytes: Data
+    /// opened without blocking and read only if it is a regular file then, not on a
+    /// pseudo-filesystem: the walk saw one, but it may have been replaced since by a FIFO (whose
+    /// open would wait for a writer forever) or a device. A PDF is read by `pdftotext` from the
+    /// same open file, so it cannot be swapped in between either. The open and the read run
+    /// under the deadline (`pdfTimeout`).
+    func extract(_ file: FileItemPath, kind: Kind) async throws(Failure) -> Extracted? {
+        let deadline = ReadDeadline(timeout: pdfTimeout)
+        if kind == .pdf {
+            let handle = try await deadline.run("opening the file") { () -> Result<FileHandle, Failure> in
+                Result { () throws(Failure) in try Self.openRegularFile(file) }
+            }
+            let (text, cut) = try await pdfText(handle)
+            return Extracted(text: text, title: nil, reachedByteCap: cut)
+        }
+        let limit = maximumBytes
+        let bytes = try await deadline.run("reading the file") { () -> Result<Data, Failure> in
+            Result { () throws(Failure) in
+                let handle = try Self.openRegularFile(file)
+                defer { try? handle.close() }
+                return try Self.readBlocking(handle, upToCount: limit + 1)
+            }
+        }
+        if bytes.prefix(8192).contains(0) { return nil }
+        let reachedByteCap = bytes.count > limit
+        let text = String(decoding: bytes.prefix(limit), as: UTF8.self)
+        if kind == .html {
+            let stripped = Self.stripHTML(text)
+            return Extracted(text: stripped.text, title: stripped.title, reachedByteCap: reachedByteCap)
+        }
+        return Extracted(text: text, title: nil, reachedByteCap: reachedByteCap)
+    }
+
+    /// Up to `count` bytes of `handle`, read on a dispatch thread and given up after `timeout`
+    /// (the read is left to end on its own; see `ReadDeadline`).
+    package static func read(_ handle: FileHandle, upToCount count: Int, timeout: Duration) async throws(Failure) -> Data {
+        try await ReadDeadline(timeout: timeout).run("reading the file") { () -> Result<Data, Failure> in
+            Result { () throws(Failure) in try Self.readBlocking(handle, upToCount: count) }
+        }
+    }
+
+    private static func readBlocking(_ handle: FileHandle, upToCount count: Int) throws(Failure) -> Data {
         do {
-            bytes = try file.read(upToCount: maximumBytes) ?? Data()
+            return try handle.read(upToCount: count) ?? Data()
         } catch {
             throw Failure(description: "cannot read: \(error.localizedDescription)")
         }
-        if bytes.prefix(8192).contains(0) { return nil }
-        let text = String(decoding: bytes, as: UTF8.self)
-        return kind == .html ? Self.stripHTML(text) : (text, nil)
     }
 
     /// Opens `path` for reading with O_NONBLOCK (which returns at once for a FIFO without a
-    /// writer), refuses anything but a regular file, then lets reads block as usual.
-    static func openRegularFile(_ path: String) throws(Failure) -> FileHandle {
-        let descriptor = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC)
+    /// writer), refuses anything but a regular file and a file on a pseudo-filesystem (the
+    /// walk skips their folders; a file can be mounted onto a folder of its own), then lets
+    /// reads block as usual.
+    static func openRegularFile(_ path: FileItemPath) throws(Failure) -> FileHandle {
+        let descriptor = path.withCString { open($0, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC) }
         guard descriptor >= 0 else { throw Failure(description: "cannot read: \(String(cString: strerror(errno)))") }
-        var status = stat()
-        guard fstat(descriptor, &status) == 0 else {
+        guard let status = FileStatus.of(descriptor: descriptor) else {
             let reason = String(cString: strerror(errno))
             close(descriptor)
             throw Failure(description: "cannot read: \(reason)")
         }
-        guard status.st_mode & S_IFMT == S_IFREG else {
+        guard status.kind == .regular else {
             close(descriptor)
             throw Failure(description: "not a regular file any more (it became a FIFO, socket, device or folder after the walk listed it)")
+        }
+        if let system = PseudoFileSystem.of(descriptor: descriptor) {
+            close(descriptor)
+            throw Failure(description: "on the pseudo-filesystem \(system) (kernel state, not a document): skipped by type before reading")
         }
         _ = fcntl(descriptor, F_SETFL, fcntl(descriptor, F_GETFL) & ~O_NONBLOCK)
         return FileHandle(fileDescriptor: descriptor, closeOnDealloc: true)
@@ -115,8 +168,8 @@ package struct FileTextExtractor: Sendable {
     }
 
     /// Runs `pdftotext -enc UTF-8 - -` on the open file (its standard input); kills it after
-    /// `pdfTimeout`.
-    private func pdfText(_ file: FileHandle) async throws(Failure) -> String {
+    /// `pdfTimeout`. Returns the text and whether `maximumBytes` cut it.
+    private func pdfText(_ file: FileHandle) async throws(Failure) -> (String, Bool) {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: pdftotextPath)
         process.arguments = ["-enc", "UTF-8", "-q", "-", "-"]
@@ -134,13 +187,15 @@ package struct FileTextExtractor: Sendable {
         // The read blocks until pdftotext ends, so it runs on a dispatch thread: on the cooperative
         // pool (one thread per core) it could hold the thread the deadline loop below needs.
         let reader = Task {
-            await withCheckedContinuation { (continuation: CheckedContinuation<Data, Never>) in
+            await withCheckedContinuation { (continuation: CheckedContinuation<(Data, Bool), Never>) in
                 DispatchQueue.global(qos: .utility).async {
                     var data = Data()
+                    var cut = false
                     while let chunk = try? output.fileHandleForReading.read(upToCount: 65_536), !chunk.isEmpty {
+                        if data.count + chunk.count > limit { cut = true }
                         if data.count < limit { data.append(chunk.prefix(limit - data.count)) }
                     }
-                    continuation.resume(returning: data)
+                    continuation.resume(returning: (data, cut))
                 }
             }
         }
@@ -154,10 +209,10 @@ package struct FileTextExtractor: Sendable {
             try? output.fileHandleForReading.close()
             throw Failure(description: "pdftotext took longer than \(pdfTimeout) and was stopped")
         }
-        let data = await reader.value
+        let (data, cut) = await reader.value
         guard process.terminationStatus == 0 else {
             throw Failure(description: "pdftotext failed with status \(process.terminationStatus) (not a readable PDF?)")
         }
-        return String(decoding: data, as: UTF8.self)
+        return (String(decoding: data, as: UTF8.self), cut)
     }
 }
