@@ -114,6 +114,28 @@ import Testing
         #expect(second.unchanged == 4 && second.indexed == 0 && second.removed == 0, "\(second)")
     }
 
+    /// Two names that differ only in Unicode normalization are equal as Swift strings; as
+    /// files they are two, found unchanged again and removed one without the other.
+    @Test func namesThatDifferOnlyInNormalizationAreTwoFiles() async throws {
+        let folder = try TemporaryFolder()
+        let scope = folder.url.appendingPathComponent("scope")
+        try FileManager.default.createDirectory(at: scope, withIntermediateDirectories: true)
+        let composed = Array("caf\u{E9}.txt".utf8)
+        let decomposed = Array("cafe\u{301}.txt".utf8)
+        try Self.create(composed, in: scope, text: "composedword")
+        try Self.create(decomposed, in: scope, text: "decomposedword and more")
+        let index = try folder.index()
+        let source = FileSource(scopes: [scope])
+        #expect(try await source.refresh(into: index).indexed == 2)
+        let second = try await source.refresh(into: index)
+        #expect(second.unchanged == 2 && second.indexed == 0, "\(second)")
+        Self.remove(decomposed, in: scope)
+        let third = try await source.refresh(into: index)
+        #expect(third.removed == 1 && third.unchanged == 1, "\(third)")
+        #expect(try await index.ids(.fullText("decomposedword")).isEmpty)
+        #expect(try await index.ids(.fullText("composedword")).count == 1)
+    }
+
     /// Every path's identifier maps back to its exact bytes; a UTF-8 path is its own identifier,
     /// and no `file://` identifier is a UTF-8 path's.
     @Test func identifiersMapBackToTheExactBytes() {

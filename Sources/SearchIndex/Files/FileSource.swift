@@ -97,22 +97,32 @@ public struct FileSource: Sendable {
         let candidates = walked.candidates
         let existing = try await index.search(SearchQuery(.domain(domainIdentifier), sort: [], limit: nil,
                                                           fetchAttributes: [.fileSize, .contentModificationDate]))
-        var known: [String: (size: Double?, modified: Date?)] = [:]
+        // Keyed by the path's bytes: Swift compares strings by canonical equivalence, so two
+        // files whose names differ only in Unicode normalization (é and e + U+0301) would be
+        // one key, and a deleted one kept alive by the other.
+        var known: [FileItemPath: (identifier: String, size: Double?, modified: Date?)] = [:]
+        var foreign: [String] = []
         for hit in existing {
-            known[hit.item.uniqueIdentifier] = (hit.item.attributeSet.fileSize, hit.item.attributeSet.contentModificationDate)
+            let identifier = hit.item.uniqueIdentifier
+            // An identifier a file source did not write (its bytes do not spell it back) is no file's.
+            guard let file = FileItemPath(identifier: identifier), file.identifier.utf8.elementsEqual(identifier.utf8) else {
+                foreign.append(identifier)
+                continue
+            }
+            known[file] = (identifier, hit.item.attributeSet.fileSize, hit.item.attributeSet.contentModificationDate)
         }
         let extractor = FileTextExtractor(pdfTimeout: pdfTimeout, pdftotextPath: pdftotextPath, maximumBytes: maximumFileBytes)
         var pending: [SearchableItem] = []
         var pendingBytes = 0
-        var seen = Set<String>()
+        var seen = Set<FileItemPath>()
         var bytesRead = 0
         for (number, candidate) in candidates.enumerated() {
             try Task.checkCancellation()
-            seen.insert(candidate.path)
+            seen.insert(candidate.file)
             defer {
                 progress?(FileSourceProgress(filesSeen: number + 1, filesIndexed: report.indexed, bytesRead: bytesRead, path: candidate.file.shown))
             }
-            if let old = known[candidate.path], old.size == Double(candidate.size), let modified = old.modified,
+            if let old = known[candidate.file], old.size == Double(candidate.size), let modified = old.modified,
                abs(modified.timeIntervalSince1970 - candidate.modified.timeIntervalSince1970) < 0.001 {
                 report.unchanged += 1
                 // Its item still holds the text up to the cap (a PDF's text is not its size).
@@ -131,12 +141,12 @@ public struct FileSource: Sendable {
                 extracted = try await extractor.extract(candidate.file, kind: candidate.kind)
             } catch {
                 report.skipped[candidate.path] = error.description
-                seen.remove(candidate.path)
+                seen.remove(candidate.file)
                 continue
             }
             guard let extracted else {
                 report.skipped[candidate.path] = "binary content"
-                seen.remove(candidate.path)
+                seen.remove(candidate.file)
                 continue
             }
             bytesRead += min(candidate.size, maximumFileBytes)
@@ -166,10 +176,11 @@ public struct FileSource: Sendable {
         // A cap hides only what it covers: files under a folder not entered, and files the walk
         // listed past the file cap, may still exist, so their items stay; every other file the
         // index knows and the walk did not find is gone.
-        let gone = known.keys.filter { path in
-            !seen.contains(path) && !walked.unread.contains(path)
-                && !walked.notEntered.contains { path.hasPrefix($0.hasSuffix("/") ? $0 : $0 + "/") }
+        func hidden(_ path: String) -> Bool {
+            walked.unread.contains(path) || walked.notEntered.contains { path.hasPrefix($0.hasSuffix("/") ? $0 : $0 + "/") }
         }
+        let gone = known.filter { !seen.contains($0.key) }.map(\.value.identifier).filter { !hidden($0) }
+            + foreign.filter { !hidden($0) }
         if !gone.isEmpty { try await index.deleteSearchableItems(withIdentifiers: gone) }
         report.removed = gone.count
         return report
