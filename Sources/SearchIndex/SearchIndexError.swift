@@ -51,6 +51,12 @@ public enum SearchIndexError: Error, Sendable, Equatable, CustomStringConvertibl
     case embeddingFailed(reason: String)
     /// A stored vector has the wrong length for the index's embedder (a damaged file).
     case corruptVectors(rowid: Int64, expectedBytes: Int, foundBytes: Int)
+    /// The index was built from another source than the one asked to refresh it; a refresh
+    /// keeps only its own source's items, so it would have deleted the other's. Nothing changed.
+    case sourceMismatch(path: String, recorded: IndexOrigin, given: IndexOrigin)
+    /// The lock file that lets one writer at a time refresh the index could not be opened or
+    /// locked (`IndexWriterLock`).
+    case writerLockFailed(path: String, reason: String)
 
     public var description: String {
         switch self {
@@ -93,6 +99,10 @@ public enum SearchIndexError: Error, Sendable, Equatable, CustomStringConvertibl
             return "Embedding failed: \(reason). Nothing was written; check the embedding model and try again."
         case let .corruptVectors(rowid, expected, found):
             return "The stored vector of passage \(rowid) is \(found) bytes, not \(expected): the file is damaged or was written by another embedder. Call removeVectors() and index the items again."
+        case let .sourceMismatch(path, recorded, given):
+            return "The index \(path) was built from \(recorded), not from \(given); refreshing it from \(given) would delete the items of \(recorded), so nothing was changed. Build \(given) into an index of another name, or replace the index's source (replacesOtherSource = true; ask index: --replace), which deletes its items first."
+        case let .writerLockFailed(path, reason):
+            return "Cannot lock \(path), which lets one writer at a time refresh the index: \(reason). Check that the index folder is writable by this user."
         case let .newerIndexFormat(path, found, supported):
             return "The index \(path) was built by a newer Lantern (index format \(found); this one reads format \(supported)) and was left untouched. Use that newer Lantern, or build the index again into another name."
         }

@@ -347,12 +347,24 @@ public actor SearchableIndex {
         do {
             try body()
         } catch {
-            try? writer.execute("ROLLBACK")
-            if let batchStartState { store.state = batchStartState }
-            closeBatch()
+            rollBackBatch()
             guard case let .database(message, code, sql) = error else { throw error }
             throw .database(message: message + "; the open batch was rolled back, begin it again", code: code, sql: sql)
         }
+    }
+
+    /// Rolls the open batch back: the index is as it was before `beginBatch()`. For a writer that
+    /// fails mid-batch and goes on using the index (a Core Spotlight batch has no such call; an
+    /// unfinished one ends with the app's process, which undoes it the same way).
+    public func abandonBatch() throws(SearchIndexError) {
+        guard inBatch else { throw .noBatchInProgress }
+        rollBackBatch()
+    }
+
+    private func rollBackBatch() {
+        try? writer.execute("ROLLBACK")
+        if let batchStartState { store.state = batchStartState }
+        closeBatch()
     }
 
     private func closeBatch() {
@@ -437,6 +449,37 @@ public actor SearchableIndex {
     public func fetchLastClientState() async throws(SearchIndexError) -> Data? {
         try await read { (database) throws(SearchIndexError) in
             try database.query("SELECT value FROM meta WHERE key = 'clientState'") { $0.blob(0).map { Data($0) } }.first ?? nil
+        }
+    }
+
+    // MARK: Source
+
+    /// What this index was built from, as `FileSource` or `CorpusSource` recorded it; nil when
+    /// neither did (an app's own items, or an index built before sources were recorded).
+    public func origin() async throws(SearchIndexError) -> IndexOrigin? {
+        try await read { (database) throws(SearchIndexError) in
+            try Self.recordedOrigin(in: database)
+        }
+    }
+
+    private static func recordedOrigin(in database: SQLiteDatabase) throws(SearchIndexError) -> IndexOrigin? {
+        let stored = try database.query("SELECT value FROM meta WHERE key = 'source'") { $0.text(0) }.first ?? nil
+        return stored.flatMap(IndexOrigin.init(stored:))
+    }
+
+    /// Makes `source` the index's recorded source. When another source built it, this throws
+    /// `sourceMismatch` and changes nothing, unless `replacing`: then that source's items (and
+    /// its batch client state) are deleted first, in the same transaction (or the open batch).
+    /// An index without a recorded source takes this one and keeps its items. The caller holds
+    /// the `IndexWriterLock`, so no other writer changes the source between this and its refresh.
+    func claimOrigin(_ source: IndexOrigin, replacing: Bool) throws(SearchIndexError) {
+        try write { (store) throws(SearchIndexError) in
+            if let recorded = try Self.recordedOrigin(in: writer), recorded != source {
+                guard replacing else { throw .sourceMismatch(path: fileURL.path, recorded: recorded, given: source) }
+                try store.deleteAll()
+                try writer.run("DELETE FROM meta WHERE key = 'clientState'")
+            }
+            try writer.run("INSERT OR REPLACE INTO meta(key, value) VALUES('source', \(source.stored))")
         }
     }
 

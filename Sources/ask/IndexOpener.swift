@@ -19,6 +19,12 @@ struct IndexOpener: Sendable {
     /// `--embedding-model` as given: nil is the default embedding model when it is installed,
     /// `ModelLocator.noEmbeddingModel` is none.
     var embeddingModel: String? = nil
+    /// `ask index --replace`: an index built from another source is emptied and rebuilt from
+    /// this one instead of refused.
+    var replacesSource = false
+
+    /// The built-in sample, recorded by name: its file's path changes from build to build.
+    static let sampleSource = IndexOrigin(kind: .corpus, location: "the built-in sample")
 
     /// What was opened, and what the refresh did (for the summary line of `ask index`).
     struct Opened: Sendable {
@@ -42,7 +48,7 @@ struct IndexOpener: Sendable {
     private func build(_ selection: DataSelection) async throws -> Opened {
         switch selection {
         case .sample:
-            return try await openCorpus(SampleData.trailsCorpus, name: selection.indexName)
+            return try await openCorpus(SampleData.trailsCorpus, name: selection.indexName, source: Self.sampleSource)
         case .corpus(let url, let name):
             return try await openCorpus(url, name: name)
         case .folder(let url, let name):
@@ -76,35 +82,23 @@ struct IndexOpener: Sendable {
         return try SearchableIndex(url: url)
     }
 
-    private func openCorpus(_ file: URL, name: String) async throws -> Opened {
-        let data: Data
-        do {
-            data = try Data(contentsOf: file)
-        } catch {
-            throw AskError("cannot read the corpus \(file.path): \(FileManager.default.fileExists(atPath: file.path) ? "not readable" : "no such file")")
-        }
-        let fingerprint = Data("corpus-fnv1a:\(Self.fingerprint(data))".utf8)
+    private func openCorpus(_ file: URL, name: String, source: IndexOrigin? = nil) async throws -> Opened {
         let index = try await refreshable(name)
-        if try await index.fetchLastClientState() == fingerprint {
-            let embedded = try await embedMissingVectors(in: index)
-            return Opened(index: index, name: name, itemCount: try await index.count(), summary: embedded)
-        }
-        let items = try CorpusReader().items(fromText: String(decoding: data, as: UTF8.self), path: file.path)
-        let progress = Progress("Indexing \(file.lastPathComponent)", total: items.count)
+        var corpus = CorpusSource(file: file, source: source)
+        corpus.replacesOtherSource = replacesSource
+        corpus.waitingForWriter = Self.waitingNote(name)
+        let progress = Progress("Indexing \(file.lastPathComponent)", total: nil)
         defer { progress.finish() }
-        try await index.beginBatch()
-        try await index.deleteAllSearchableItems()
-        let chunk = 200
-        for start in stride(from: 0, to: items.count, by: chunk) {
-            let slice = Array(items[start..<min(start + chunk, items.count)])
-            try await index.indexSearchableItems(slice)
-            progress.update(completed: start + slice.count)
+        let report = try await asAskError(name) {
+            try await corpus.refresh(into: index) { done, total in progress.update(completed: done, detail: "of \(total) items") }
         }
-        try await index.endBatch(clientState: fingerprint)
+        progress.finish()
+        let embedded = try await embedMissingVectors(in: index)
         // ask ends with _exit, so SQLite never folds the log into the file: do it here, so the
         // file alone is the index (false only while another process writes; it folds it in).
         try await index.checkpoint()
-        return Opened(index: index, name: name, itemCount: items.count, summary: "indexed \(items.count) items from \(file.path)")
+        let summary = report.unchanged ? embedded : "indexed \(report.indexed) items from \(file.path)" + (embedded.map { "; \($0)" } ?? "")
+        return Opened(index: index, name: name, itemCount: try await index.count(), summary: summary)
     }
 
     private func openFolder(_ folder: URL, name: String) async throws -> Opened {
@@ -113,19 +107,29 @@ struct IndexOpener: Sendable {
             throw AskError("\(folder.path) is not a folder; pass --folder with a directory of documents")
         }
         let index = try await refreshable(name)
+        var files = FileSource(scopes: [folder])
+        files.replacesOtherSource = replacesSource
+        files.waitingForWriter = Self.waitingNote(name)
         let progress = Progress("Indexing \(folder.lastPathComponent)")
         defer { progress.finish() }
-        let report = try await FileSource(scopes: [folder]).refresh(into: index) { step in
-            progress.update(completed: step.filesSeen, detail: "files, \(ByteCountFormatter.string(fromByteCount: Int64(step.bytesRead), countStyle: .file))")
+        let report = try await asAskError(name) {
+            try await files.refresh(into: index) { step in
+                progress.update(completed: step.filesSeen, detail: "files, \(ByteCountFormatter.string(fromByteCount: Int64(step.bytesRead), countStyle: .file))")
+            }
         }
         progress.finish()
         let embedded = try await embedMissingVectors(in: index)
         try await index.checkpoint()
         var summary = "indexed \(report.indexed) files from \(folder.path) (\(report.unchanged) unchanged, \(report.removed) removed"
         summary += report.skipped.isEmpty ? ")" : ", \(report.skipped.count) skipped)"
-        if report.reachedLimit {
-            let limits = report.limitsReached.map(\.description).sorted().joined(separator: " and ")
+        let textCap = FileSourceLimit.fileBytes(files.maximumFileBytes)
+        let stops = report.limitsReached.subtracting([textCap])
+        if !stops.isEmpty {
+            let limits = stops.map(\.description).sorted().joined(separator: " and ")
             summary += "; the walk stopped at \(limits), and kept what it did not reach"
+        }
+        if report.limitsReached.contains(textCap) {
+            summary += "; files longer than \(ByteCountFormatter.string(fromByteCount: Int64(files.maximumFileBytes), countStyle: .file)) were indexed up to that much of their text"
         }
         if let embedded { summary += "; \(embedded)" }
         return Opened(index: index, name: name, itemCount: try await index.count(), summary: summary, report: report)
@@ -172,6 +176,9 @@ struct IndexOpener: Sendable {
     /// for the summary, or nil when there was nothing to do (or no embedder).
     private func embedMissingVectors(in index: SearchableIndex) async throws -> String? {
         guard let embedder = index.embedder else { return nil }
+        // One writer at a time, so two runs on one index do not embed the same items twice.
+        let lock = try await IndexWriterLock.acquire(for: index.fileURL)
+        defer { withExtendedLifetime(lock) {} }
         let progress = Progress("Embedding")
         defer { progress.finish() }
         let embedded = try await index.embedItemsWithoutVectors { done, total in
@@ -182,13 +189,39 @@ struct IndexOpener: Sendable {
         return "embedded \(embedded) items with \(embedder.identity.prefix { $0 != " " })"
     }
 
-    /// FNV-1a over the bytes: enough to notice that a corpus file changed.
-    private static func fingerprint(_ data: Data) -> String {
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for byte in data {
-            hash ^= UInt64(byte)
-            hash = hash &* 0x0000_0100_0000_01b3
+    /// How `index` differs from the source it records (`ask index --check`); nil when it records
+    /// none. Reads the folder's listing or the corpus, writes nothing.
+    func compareWithSource(_ index: SearchableIndex) async throws -> SourceComparison? {
+        guard let source = try await index.origin() else { return nil }
+        switch source.kind {
+        case .corpus:
+            let file = source == Self.sampleSource ? SampleData.trailsCorpus : URL(fileURLWithPath: source.location)
+            return try await CorpusSource(file: file, source: source).compare(with: index)
+        case .folder:
+            let scopes = source.location.split(separator: "\n").map { URL(fileURLWithPath: String($0)) }
+            return try await FileSource(scopes: scopes).compare(with: index)
         }
-        return String(hash, radix: 16) + "-\(data.count)"
+    }
+
+    /// The note printed once when another writer holds the index being refreshed.
+    private static func waitingNote(_ name: String) -> @Sendable (Int32?) -> Void {
+        { holder in
+            Terminal.error("Index '\(name)': waiting for another writer\(holder.map { " (process \($0))" } ?? "") to finish\n")
+        }
+    }
+
+    /// Runs a source's refresh, turning the library's errors into what `ask` says: a source
+    /// mismatch names the flag that replaces the source.
+    private func asAskError<T>(_ name: String, _ body: () async throws -> T) async throws -> T {
+        do {
+            return try await body()
+        } catch let SearchIndexError.sourceMismatch(_, recorded, given) {
+            guard given != Self.sampleSource else {
+                throw AskError("the index '\(name)' holds \(recorded), and the built-in sample is indexed under that name; give your index another name (ask index … --index NAME) and ask with --index NAME")
+            }
+            let flag = given.kind == .folder ? "--folder" : "--corpus"
+            let place = given.location.split(separator: "\n").first.map(String.init) ?? given.location
+            throw AskError("the index '\(name)' was built from \(recorded), not from \(given); refreshing it would delete its items, so nothing was changed. Pick another name (--index NAME), or rebuild '\(name)' from \(given) with 'ask index \(flag) \(place) --index \(name) --replace'")
+        }
     }
 }

@@ -69,6 +69,11 @@ public struct FileSource: Sendable {
     public var pdfTimeout: Duration = .seconds(20)
     public var pdftotextPath = "/usr/bin/pdftotext"
     public var domainIdentifier = "files"
+    /// Whether an index built from another source (another folder, a corpus) is emptied and
+    /// refreshed from this one, rather than refused with `SearchIndexError.sourceMismatch`.
+    public var replacesOtherSource = false
+    /// Called once if another writer holds the index's lock, with its process id when known.
+    public var waitingForWriter: (@Sendable (_ holder: Int32?) -> Void)?
 
     /// Text written per transaction into an index with an embedder (see `refresh`).
     static let embeddingWriteBytes = 64 << 10
@@ -77,7 +82,7 @@ public struct FileSource: Sendable {
         self.scopes = scopes
     }
 
-    private struct Candidate {
+    struct Candidate {
         /// The item identifier (`FileItemPath.identifier`): the path when it is UTF-8.
         var path: String
         /// The path's bytes, to open the file, and its shown spelling.
@@ -89,29 +94,20 @@ public struct FileSource: Sendable {
         var ext: String
     }
 
-    /// Walks the scopes and brings the index up to date.
+    /// Walks the scopes and brings the index up to date. It holds the index's `IndexWriterLock`
+    /// from before it reads what the index holds to its last write, so "unchanged" and "gone"
+    /// are decided against the index it writes; and it records the folders as the index's
+    /// source, refusing an index another source built (see `replacesOtherSource`).
     public func refresh(into index: SearchableIndex,
                         progress: (@Sendable (FileSourceProgress) -> Void)? = nil) async throws -> FileSourceReport {
+        let lock = try await IndexWriterLock.acquire(for: index.fileURL, waiting: waitingForWriter)
+        defer { withExtendedLifetime(lock) {} }
+        try await index.claimOrigin(.folders(scopes), replacing: replacesOtherSource)
         var report = FileSourceReport()
         let walked = walk(&report)
         let candidates = walked.candidates
-        let existing = try await index.search(SearchQuery(.domain(domainIdentifier), sort: [], limit: nil,
-                                                          fetchAttributes: [.fileSize, .contentModificationDate]))
-        // Keyed by the path's bytes: Swift compares strings by canonical equivalence, so two
-        // files whose names differ only in Unicode normalization (é and e + U+0301) would be
-        // one key, and a deleted one kept alive by the other.
-        var known: [FileItemPath: (identifier: String, size: Double?, modified: Date?)] = [:]
-        var foreign: [String] = []
-        for hit in existing {
-            let identifier = hit.item.uniqueIdentifier
-            // An identifier a file source did not write (its bytes do not spell it back) is no file's.
-            guard let file = FileItemPath(identifier: identifier), file.identifier.utf8.elementsEqual(identifier.utf8) else {
-                foreign.append(identifier)
-                continue
-            }
-            known[file] = (identifier, hit.item.attributeSet.fileSize, hit.item.attributeSet.contentModificationDate)
-        }
-        let extractor = FileTextExtractor(pdfTimeout: pdfTimeout, pdftotextPath: pdftotextPath, maximumBytes: maximumFileBytes)
+        let indexed = try await indexedFiles(in: index, where: .domain(domainIdentifier))
+        let extractor = textExtractor
         var pending: [SearchableItem] = []
         var pendingBytes = 0
         var seen = Set<FileItemPath>()
@@ -122,8 +118,7 @@ public struct FileSource: Sendable {
             defer {
                 progress?(FileSourceProgress(filesSeen: number + 1, filesIndexed: report.indexed, bytesRead: bytesRead, path: candidate.file.shown))
             }
-            if let old = known[candidate.file], old.size == Double(candidate.size), let modified = old.modified,
-               abs(modified.timeIntervalSince1970 - candidate.modified.timeIntervalSince1970) < 0.001 {
+            if let old = indexed.known[candidate.file], candidate.matches(size: old.size, modified: old.modified) {
                 report.unchanged += 1
                 // Its item still holds the text up to the cap (a PDF's text is not its size).
                 if candidate.kind != .pdf && candidate.size > maximumFileBytes {
@@ -176,11 +171,7 @@ public struct FileSource: Sendable {
         // A cap hides only what it covers: files under a folder not entered, and files the walk
         // listed past the file cap, may still exist, so their items stay; every other file the
         // index knows and the walk did not find is gone.
-        func hidden(_ path: String) -> Bool {
-            walked.unread.contains(path) || walked.notEntered.contains { path.hasPrefix($0.hasSuffix("/") ? $0 : $0 + "/") }
-        }
-        let gone = known.filter { !seen.contains($0.key) }.map(\.value.identifier).filter { !hidden($0) }
-            + foreign.filter { !hidden($0) }
+        let gone = indexed.identifiers(notIn: seen, hiddenBy: walked)
         if !gone.isEmpty { try await index.deleteSearchableItems(withIdentifiers: gone) }
         report.removed = gone.count
         return report
@@ -191,7 +182,7 @@ public struct FileSource: Sendable {
     /// are named by item identifier; a folder not entered is listed in both of its spellings
     /// when it has two (its UTF-8 path and its `file://` form), since a name beneath it that is
     /// not UTF-8 gives that item the `file://` form.
-    private struct Walk {
+    struct Walk {
         var candidates: [Candidate] = []
         var notEntered: [String] = []
         var unread: Set<String> = []
@@ -201,7 +192,7 @@ public struct FileSource: Sendable {
     /// scopes. Names are the file system's bytes (`DirectoryListing`); a folder on a
     /// pseudo-filesystem is skipped by type before it is listed, a FIFO, socket or device by
     /// its status.
-    private func walk(_ report: inout FileSourceReport) -> Walk {
+    func walk(_ report: inout FileSourceReport) -> Walk {
         let roots = scopes.map(Self.realPath)
         func insideScopes(_ path: FileItemPath) -> Bool { roots.contains { path.isInside($0) } }
         var visitedDirectories = Set<FileItemPath>()

@@ -16,7 +16,9 @@ struct IndexCommand: Command {
     var corpus: String?
     @Option("index", .text("NAME"), help: "The index's name (default: the folder's or file's name).") var index: String?
     @Option(.embeddingModel) var embeddingModel: String?
-    @Option("check", .text("NAME"), help: "Check the index's word shortlists against its full-text index (exit 1 when some disagree).")
+    @Flag("replace", help: "Rebuild an index that another folder or corpus built from this one instead (its items are deleted first).")
+    var replace: Bool
+    @Option("check", .text("NAME"), help: "Compare the index with its folder or corpus (missing, extra and changed items) and check its word shortlists; exit 1 when anything disagrees.")
     var check: String?
     @Option("repair", .text("NAME"), help: "Rebuild the word shortlists that disagree with the full-text index.") var repair: String?
     @Flag("json", help: "Print one JSON object: counts, every skipped file and why, or the check's findings.") var json: Bool
@@ -38,13 +40,14 @@ struct IndexCommand: Command {
         if let other = given.dropFirst().first?.0 {
             throw Self.usageError("\(first) cannot be used with \(other); it names the index itself")
         }
+        if replace { throw Self.usageError("--replace goes with --folder or --corpus, which name the source that replaces the index's own") }
         return first == "--check" ? .check(name) : .repair(name)
     }
 
     func run() async throws -> Int32 {
         switch try action() {
         case .build(let selection):
-            let opened = try await IndexOpener(embeddingModel: embeddingModel).open(selection)
+            let opened = try await IndexOpener(embeddingModel: embeddingModel, replacesSource: replace).open(selection)
             if json {
                 print(json: BuildReport(opened))
             } else {
@@ -55,12 +58,18 @@ struct IndexCommand: Command {
             }
             return 0
         case .check(let name):
-            let index = try IndexOpener().existing(name)
+            let opener = IndexOpener()
+            let index = try opener.existing(name)
             if let older = index.replacedFormatVersion { throw IndexOpener.olderFormat(name, version: older) }
+            let comparison = try await opener.compareWithSource(index)
             let check = try await index.checkShortlists()
+            let sound = check.isSound && comparison?.agrees != false
             if json {
-                print(json: CheckReport(name: name, path: index.fileURL.path, check: check))
-            } else if check.isSound {
+                print(json: CheckReport(name: name, path: index.fileURL.path, check: check, comparison: comparison))
+                return sound ? 0 : 1
+            }
+            Terminal.output(Self.sourceLines(name, comparison))
+            if check.isSound {
                 Terminal.output("Index '\(name)': the shortlists of all \(check.wordCount) words agree with the full-text index (\(check.itemCount) items in \(index.fileURL.path))\n")
             } else {
                 let shown = check.disagreements.prefix(20).map { "  \($0)\n" }.joined()
@@ -68,7 +77,7 @@ struct IndexCommand: Command {
                 Terminal.output("Index '\(name)': the shortlists of \(check.disagreements.count) of \(check.wordCount) words disagree with the full-text index, so one-word searches for them count and rank wrongly:\n"
                                 + shown + more + "Run 'ask index --repair \(name)' to rebuild them from the full-text index.\n")
             }
-            return check.isSound ? 0 : 1
+            return sound ? 0 : 1
         case .repair(let name):
             let index = try IndexOpener().existing(name)
             if let older = index.replacedFormatVersion { throw IndexOpener.olderFormat(name, version: older) }
@@ -84,6 +93,24 @@ struct IndexCommand: Command {
             }
             return 0
         }
+    }
+
+    /// What `--check` found comparing the index with its source: agreement, or the first
+    /// missing, extra and changed items and the command that brings the index up to date.
+    static func sourceLines(_ name: String, _ comparison: SourceComparison?, limit: Int = 20) -> String {
+        guard let comparison else {
+            return "Index '\(name)': no source is recorded (built by an app, or by a Lantern from before sources were recorded), so it was not compared with one; 'ask index --folder DIR --index \(name)' (or --corpus) records it\n"
+        }
+        guard !comparison.agrees else { return "Index '\(name)': its items agree with \(comparison.source)\n" }
+        let groups = [("missing from the index", comparison.missing), ("in the index but not in the source", comparison.extra),
+                      ("changed since indexed", comparison.changed)]
+        var text = "Index '\(name)' disagrees with \(comparison.source): " + groups.map { "\($0.1.count) \($0.0)" }.joined(separator: ", ") + "\n"
+        let lines = groups.flatMap { group in group.1.map { "  \(group.0): \($0)\n" } }
+        text += lines.prefix(limit).joined()
+        if lines.count > limit { text += "  … and \(lines.count - limit) more (ask index --check \(name) --json lists them all)\n" }
+        let flag = comparison.source.kind == .folder ? "--folder" : "--corpus"
+        let place = comparison.source.location.split(separator: "\n").first.map(String.init) ?? comparison.source.location
+        return text + "Run 'ask index \(flag) \(place) --index \(name)' to bring it up to date.\n"
     }
 
     /// The first skipped files with their reasons, sorted by path; `--json` lists every one.
@@ -128,13 +155,24 @@ struct IndexCommand: Command {
     /// `ask index --check NAME --json` (and `--repair`: what the check found before repairing).
     private struct CheckReport: Encodable {
         struct Word: Encodable { let word: String, storedItemCount: Int, fullTextItemCount: Int, problem: String }
+        /// The comparison with the index's recorded source.
+        struct Source: Encodable {
+            let kind: String, location: String, agrees: Bool
+            let missing: [String], extra: [String], changed: [String]
+        }
         let index: String, path: String, sound: Bool, wordCount: Int, itemCount: Int
         let disagreements: [Word]
+        /// Nil when the index records no source (and with `--repair`, which does not compare).
+        let source: Source?
 
-        init(name: String, path: String, check: ShortlistCheck) {
+        init(name: String, path: String, check: ShortlistCheck, comparison: SourceComparison? = nil) {
             index = name
             self.path = path
-            sound = check.isSound
+            sound = check.isSound && comparison?.agrees != false
+            source = comparison.map {
+                Source(kind: $0.source.kind.rawValue, location: $0.source.location, agrees: $0.agrees,
+                       missing: $0.missing, extra: $0.extra, changed: $0.changed)
+            }
             wordCount = check.wordCount
             itemCount = check.itemCount
             disagreements = check.disagreements.map {
