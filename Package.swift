@@ -2,7 +2,7 @@
 import PackageDescription
 
 // Lantern: ask questions of your own data with a local model, on Linux, in Swift.
-// No package dependencies: llama.cpp, SQLite, libedit, Tesseract and ZBar come from the system
+// No package dependencies: llama.cpp, SQLite, libxml2, libedit, Tesseract and ZBar come from the system
 // (scripts/setup.sh installs them).
 let package = Package(
     name: "Lantern",
@@ -22,6 +22,8 @@ let package = Package(
                        providers: [.apt(["libllama-dev", "libggml-dev"])]),
         .systemLibrary(name: "CSQLite", path: "CModules/CSQLite", pkgConfig: "sqlite3",
                        providers: [.apt(["libsqlite3-dev"])]),
+        .systemLibrary(name: "CXML2", path: "CModules/CXML2", pkgConfig: "libxml-2.0",
+                       providers: [.apt(["libxml2-dev"])]),
         .systemLibrary(name: "CEditLine", path: "CModules/CEditLine", pkgConfig: "libedit",
                        providers: [.apt(["libedit-dev"])]),
         // Headers only: VisionTools opens these libraries with dlopen when it first reads an image.
@@ -36,7 +38,7 @@ let package = Package(
         .target(name: "CFullText", dependencies: ["CSQLite"]),
         // The dot products of a search by meaning, in C for the CPU's own vector instructions.
         .target(name: "CVectorScan"),
-        .target(name: "SearchIndex", dependencies: ["CSQLite", "CFullText", "CVectorScan"]),
+        .target(name: "SearchIndex", dependencies: ["CSQLite", "CFullText", "CVectorScan", "CXML2"]),
         .target(name: "SearchTool", dependencies: ["SearchIndex", "LocalModel", "TokenBudget"]),
         .target(name: "Evaluations", dependencies: ["SearchTool", "SearchIndex", "LocalModel", "TokenBudget"],
                 resources: [.copy("Samples")]),
@@ -68,7 +70,7 @@ let package = Package(
         // Stand-ins for ggml-rpc-servers a real one cannot play, for the LocalModel and ask tests.
         .target(name: "RPCStandIn", dependencies: ["LocalModel"], path: "Tests/RPCStandIn"),
         .testTarget(name: "LocalModelTests", dependencies: ["LocalModel", "RPCStandIn"], exclude: ["Fixtures"]),
-        .testTarget(name: "SearchIndexTests", dependencies: ["SearchIndex"]),
+        .testTarget(name: "SearchIndexTests", dependencies: ["SearchIndex"], exclude: ["Fixtures"]),
         .testTarget(name: "EvaluationsTests", dependencies: ["Evaluations"]),
         .testTarget(name: "SearchToolTests", dependencies: ["SearchTool", "SearchIndex", "LocalModel"]),
         .testTarget(name: "VisionToolsTests", dependencies: ["VisionTools"]),

@@ -1,9 +1,9 @@
 import Foundation
 
 /// Turns a file's bytes into indexable text by kind: plain text, Markdown and source code as they
-/// are, HTML with tags, scripts and styles stripped, PDF through `pdftotext` (poppler-utils) run
-/// as a child process with a timeout. Invalid UTF-8 becomes U+FFFD and NUL bytes are dropped:
-/// never fatal. Every file's open and read has the same deadline as `pdftotext`'s run
+/// are, HTML as the text of its main content (`HTMLTextExtractor`), PDF through `pdftotext`
+/// (poppler-utils) run as a child process with a timeout. Invalid UTF-8 becomes U+FFFD and NUL
+/// bytes are dropped: never fatal. Every file's open and read has the same deadline as `pdftotext`'s run
 /// (`pdfTimeout`), and a file on a pseudo-filesystem is refused before it is read.
 package struct FileTextExtractor: Sendable {
     enum Kind: Sendable, Equatable { case text, markdown, source, html, pdf, binary, unknown }
@@ -101,11 +101,11 @@ package struct FileTextExtractor: Sendable {
         }
         if bytes.prefix(8192).contains(0) { return nil }
         let reachedByteCap = bytes.count > limit
-        let text = String(decoding: bytes.prefix(limit), as: UTF8.self)
         if kind == .html {
-            let stripped = Self.stripHTML(text)
+            let stripped = HTMLTextExtractor.extract(bytes.prefix(limit))
             return Extracted(text: stripped.text, title: stripped.title, reachedByteCap: reachedByteCap)
         }
+        let text = String(decoding: bytes.prefix(limit), as: UTF8.self)
         return Extracted(text: text, title: nil, reachedByteCap: reachedByteCap)
     }
 
@@ -147,24 +147,6 @@ package struct FileTextExtractor: Sendable {
         }
         _ = fcntl(descriptor, F_SETFL, fcntl(descriptor, F_GETFL) & ~O_NONBLOCK)
         return FileHandle(fileDescriptor: descriptor, closeOnDealloc: true)
-    }
-
-    /// HTML to text: drops script/style/comments and tags, decodes common entities, keeps `<title>`.
-    package static func stripHTML(_ html: String) -> (text: String, title: String?) {
-        var text = html
-        let title = text.range(of: "<title[^>]*>([^<]*)</title>", options: [.regularExpression, .caseInsensitive]).map {
-            String(text[$0]).replacingOccurrences(of: "<[^>]+>", with: "", options: .regularExpression)
-                .trimmingCharacters(in: .whitespacesAndNewlines)
-        }
-        for pattern in ["<!--[\\s\\S]*?-->", "<script[^>]*>[\\s\\S]*?</script>", "<style[^>]*>[\\s\\S]*?</style>", "<[^>]*>"] {
-            text = text.replacingOccurrences(of: pattern, with: " ", options: [.regularExpression, .caseInsensitive])
-        }
-        for (entity, replacement) in [("&nbsp;", " "), ("&lt;", "<"), ("&gt;", ">"), ("&quot;", "\""), ("&#39;", "'"), ("&amp;", "&")] {
-            text = text.replacingOccurrences(of: entity, with: replacement)
-        }
-        text = text.replacingOccurrences(of: "[ \\t]+", with: " ", options: .regularExpression)
-            .replacingOccurrences(of: "\\s*\\n\\s*", with: "\n", options: .regularExpression)
-        return (text.trimmingCharacters(in: .whitespacesAndNewlines), title?.isEmpty == false ? title : nil)
     }
 
     /// Runs `pdftotext -enc UTF-8 - -` on the open file (its standard input); kills it after

@@ -218,11 +218,13 @@ private extension String {
 }
 
 extension PassageSplitter {
-    /// Whether text of this content type has Markdown headings (Markdown and its subtypes).
+    /// Whether text of this content type has Markdown headings: Markdown and its subtypes, and
+    /// HTML, whose text `HTMLTextExtractor` writes with Markdown heading lines and code fences.
     static func isMarkdown(_ contentType: String?) -> Bool {
         guard let contentType else { return false }
-        return contentType == markdownType || ContentTypeTree.ancestors(of: contentType).contains(markdownType)
+        return contentType == markdownType || contentType == htmlType || ContentTypeTree.ancestors(of: contentType).contains(markdownType)
     }
 
     static let markdownType = "net.daringfireball.markdown"
+    static let htmlType = "public.html"
 }
