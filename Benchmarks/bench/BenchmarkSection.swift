@@ -7,6 +7,7 @@ enum BenchmarkSection: String, CaseIterable, Sendable {
     case index
     case indexGrowth = "index-growth"
     case passages
+    case html
     case embedding
     case vectors
     case grammar
@@ -40,6 +41,8 @@ enum BenchmarkSection: String, CaseIterable, Sendable {
         case .passages:
             try await PassageBenchmark.run(documentCount: environment.quick ? 1_000 : 10_000,
                                            workDirectory: environment.workDirectory.appendingPathComponent("passages"))
+        case .html:
+            try HTMLExtractionBenchmark.run(quick: environment.quick)
         case .embedding:
             try await EmbeddingBenchmark.run(environment)
         case .vectors:
