@@ -141,6 +141,7 @@ import Testing
             <main id="main">
             <h1>Visible heading <a class="anchor" href="#h">¶</a></h1>
             <p>Shown paragraph with enough words to be the page's running text for sure.</p>
+            <h2 id="skip-lists"><a href="#skip-lists">Skip lists</a></h2>
             <p hidden>hiddenattributeword</p>
             <div aria-hidden="true">ariahiddenword</div>
             <p style="display: none">displaynoneword</p>
@@ -152,6 +153,6 @@ import Testing
             </body></html>
             """
         let page = try await Self.indexed(Data(html.utf8))
-        #expect(page.text == "# Visible heading\n\nShown paragraph with enough words to be the page's running text for sure.")
+        #expect(page.text == "# Visible heading\n\nShown paragraph with enough words to be the page's running text for sure.\n\n## Skip lists")
     }
 }

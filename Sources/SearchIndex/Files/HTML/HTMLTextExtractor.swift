@@ -36,13 +36,14 @@ package enum HTMLTextExtractor {
         return (writer.write(roots), title(in: tree))
     }
 
-    /// The page's `<title>` (the first one outside an `<svg>` or `<math>`), its whitespace
-    /// collapsed; nil when it has none or it is empty.
+    /// The page's `<title>` (the first one outside an `<svg>` or `<math>`) on one line, every
+    /// run of whitespace one space; nil when it has none or it is empty. Whitespace is split by
+    /// Unicode scalar, not by Character: a joiner after a space is part of the title.
     static func title(in tree: HTMLTree) -> String? {
         guard let index = tree.nodes.indices.first(where: {
             tree.nodes[$0].layout == .title && !tree.hasAncestor(of: $0, named: ["svg", "math"])
         }) else { return nil }
-        let words = tree.rawText(of: index).split(whereSeparator: { $0.isWhitespace })
-        return words.isEmpty ? nil : words.joined(separator: " ")
+        let words = tree.rawText(of: index).unicodeScalars.split { $0.properties.isWhitespace }
+        return words.isEmpty ? nil : words.map { String(String.UnicodeScalarView($0)) }.joined(separator: " ")
     }
 }

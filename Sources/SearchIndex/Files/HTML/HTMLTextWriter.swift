@@ -1,3 +1,5 @@
+import Foundation
+
 /// Lays out the content of a page (`MainContentFinder`'s roots, chrome left out) as text that
 /// reads as the page does and that the passage splitter understands:
 /// - inline elements flow into the line, and whitespace inside a block collapses to single
@@ -53,9 +55,13 @@ struct HTMLTextWriter {
             output += block.text
             previousGroup = block.group
         }
-        // A nested list's item can open the text with its indentation.
-        while let first = output.first, first == space { output.removeFirst() }
-        return String(decoding: output, as: UTF8.self)
+        // A nested list's item can open the text with its indentation, and a block can begin
+        // or end with whitespace other than ASCII's (an em space, U+3000): the text is trimmed.
+        let text = String(decoding: output, as: UTF8.self)
+        var scalars = Substring(text).unicodeScalars
+        while let first = scalars.first, CharacterSet.whitespacesAndNewlines.contains(first) { scalars.removeFirst() }
+        while let last = scalars.last, CharacterSet.whitespacesAndNewlines.contains(last) { scalars.removeLast() }
+        return scalars.startIndex == text.startIndex && scalars.endIndex == text.endIndex ? text : String(scalars)
     }
 
     private let newline = UInt8(ascii: "\n"), space = UInt8(ascii: " ")

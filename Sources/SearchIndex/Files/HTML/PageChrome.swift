@@ -1,7 +1,7 @@
 import Foundation
 
 /// The parts of a page that are not its text: the site's navigation and furniture, controls,
-/// hidden elements and code. An element is chrome when
+/// hidden elements, scripts and styles. An element is chrome when
 /// - its kind never holds running text (`HTMLLayout.chrome`: `nav`, `aside`, `menu`, `button`,
 ///   `form`, `select`, `script`, `style`, `noscript`, `template`, `iframe`, `svg`, media, …),
 ///   or it is the `<title>` (the item's title, kept apart from the text);
@@ -11,8 +11,8 @@ import Foundation
 ///   contentinfo, search, complementary, menu, menubar, toolbar, dialog, alertdialog, tooltip;
 /// - it is hidden: the `hidden` attribute, `aria-hidden="true"`, or an inline style with
 ///   `display: none` or `visibility: hidden`;
-/// - it is a link within the page that skips ("Skip to content", "Jump to main") or a
-///   permalink anchor showing only a symbol (¶, §, #, 🔗);
+/// - it is a link within the page that skips ("Skip to content", "Jump to main"; not in a
+///   heading) or a permalink anchor showing only a symbol (¶, §, #, 🔗);
 /// - its class or id names a theme or colour-scheme picker, a cookie or consent banner, or a
 ///   skip link (not on `html`, `body`, `main` or `article`, whose classes describe the page).
 /// Everything inside chrome is chrome too.
@@ -48,7 +48,8 @@ enum PageChrome {
         if node.attributes.isEmpty { return false }
         if let role = node.role, droppedRoles.contains(role) { return true }
         if isHidden(node) { return true }
-        if node.name == "a", let href = node.attribute("href"), href.hasPrefix("#"), isSkipOrPermalink(tree.rawText(of: index)) {
+        if node.name == "a", let href = node.attribute("href"), href.hasPrefix("#"),
+           isSkipOrPermalink(tree.rawText(of: index), inHeading: tree.hasAncestor(of: index, named: headings)) {
             return true
         }
         // A whole page is never dropped for a class on its root: `<body class="theme-switcher">`.
@@ -66,12 +67,18 @@ enum PageChrome {
         return false
     }
 
-    /// A link's text that skips to the content, or a permalink's symbol.
-    static func isSkipOrPermalink(_ text: String) -> Bool {
+    private static let headings: Set<String> = ["h1", "h2", "h3", "h4", "h5", "h6"]
+
+    /// The text of an in-page link that is a permalink's symbol, or outside a heading (where a
+    /// title such as "Skip lists" can link to itself) one that skips to the content: "Skip to
+    /// content", "Skip navigation", "Jump to main".
+    static func isSkipOrPermalink(_ text: String, inHeading: Bool) -> Bool {
         let words = text.lowercased().split(whereSeparator: { $0.isWhitespace })
         guard let first = words.first else { return false }
-        if first == "skip" || (first == "jump" && words.dropFirst().first == "to") { return true }
-        return words.count == 1 && ["¶", "§", "#", "🔗", "⚓", "link"].contains(String(first))
+        if words.count == 1, ["¶", "§", "#", "🔗", "⚓"].contains(String(first)) { return true }
+        guard !inHeading, words.count >= 2 else { return false }
+        let second = words[1]
+        return (first == "skip" && ["to", "navigation", "nav", "content", "main"].contains(String(second))) || (first == "jump" && second == "to")
     }
 
     /// Whether a class-and-id string names a theme picker, a cookie banner or a skip link.
