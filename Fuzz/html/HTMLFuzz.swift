@@ -33,7 +33,10 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     if expected.isEmpty {
         check(heading.isEmpty, "an empty heading wrote text", plain)
     } else {
-        check(heading.hasPrefix("## ") && !heading.contains("\n") && words(String(heading.dropFirst(3))) == expected,
+        // By scalars: a joiner after the marker's space is one Character with it.
+        let marker = "## ".unicodeScalars
+        check(heading.unicodeScalars.starts(with: marker) && !heading.unicodeScalars.contains("\n")
+              && words(String(String.UnicodeScalarView(heading.unicodeScalars.dropFirst(marker.count)))) == expected,
               "a heading is not one heading line with its words", plain)
     }
 
