@@ -31,6 +31,7 @@ import Foundation
 ///   belongs to (a short item's one passage is 0) and its number among the passage's pieces.
 ///   Written in the transaction that writes the item's text, deleted with it. `meta` records the
 ///   embedder (`embedder`) and a stamp every change of vectors bumps (`vectorGeneration`).
+/// - `meta` also records the folder or corpus the index was built from (`source`, `IndexOrigin`).
 /// - `list_values`, `custom_values`: membership and grouping of list elements and custom keys.
 ///   Both are WITHOUT ROWID tables keyed for their main access path — list values by
 ///   (attribute, value, item), custom values by (item, key, position) — so neither needs a
@@ -41,7 +42,10 @@ import Foundation
 /// The settings below were chosen by measuring the index benchmark at a million notes; the
 /// figures, and the machine they were measured on, are in Benchmarks/RESULTS.md.
 enum IndexSchema {
-    static let version = 10
+    /// 11: HTML items hold their page's main content as libxml2 reads it (`HTMLTextExtractor`)
+    /// instead of the regular expressions' text with its page chrome, so files indexed before are
+    /// read again.
+    static let version = 11
 
     /// Bytes per database page for new index files. With 16 KiB pages instead of SQLite's 4 KiB,
     /// every b-tree has a quarter of the pages, so inserts split and rebalance less, index builds
