@@ -219,9 +219,7 @@ struct IndexOpener: Sendable {
             guard given != Self.sampleSource else {
                 throw AskError("the index '\(name)' holds \(recorded), and the built-in sample is indexed under that name; give your index another name (ask index … --index NAME) and ask with --index NAME")
             }
-            let flag = given.kind == .folder ? "--folder" : "--corpus"
-            let place = given.location.split(separator: "\n").first.map(String.init) ?? given.location
-            throw AskError("the index '\(name)' was built from \(recorded), not from \(given); refreshing it would delete its items, so nothing was changed. Pick another name (--index NAME), or rebuild '\(name)' from \(given) with 'ask index \(flag) \(place) --index \(name) --replace'")
+            throw AskError("the index '\(name)' was built from \(recorded), not from \(given); refreshing it would delete its items, so nothing was changed. Pick another name (--index NAME), or rebuild '\(name)' from \(given) with '\(given.indexCommand(name: name)) --replace'")
         }
     }
 }

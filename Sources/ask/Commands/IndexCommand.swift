@@ -108,9 +108,7 @@ struct IndexCommand: Command {
         let lines = groups.flatMap { group in group.1.map { "  \(group.0): \($0)\n" } }
         text += lines.prefix(limit).joined()
         if lines.count > limit { text += "  … and \(lines.count - limit) more (ask index --check \(name) --json lists them all)\n" }
-        let flag = comparison.source.kind == .folder ? "--folder" : "--corpus"
-        let place = comparison.source.location.split(separator: "\n").first.map(String.init) ?? comparison.source.location
-        return text + "Run 'ask index \(flag) \(place) --index \(name)' to bring it up to date.\n"
+        return text + "Run '\(comparison.source.indexCommand(name: name))' to bring it up to date.\n"
     }
 
     /// The first skipped files with their reasons, sorted by path; `--json` lists every one.
