@@ -101,6 +101,7 @@ final class SearchEngine: Sendable {
     /// rank by the meaning of (`SearchPipeline.question`).
     let question = Mutex<String?>(nil)
     private let fewValues = Mutex<[SearchableItemAttribute: [String]]?>(nil)
+    private let groundingFacts = Mutex<QuestionGrounding.IndexFacts?>(nil)
     static let fewValuesLimit = 30
     static let maximumVocabulary = 80
 
@@ -151,24 +152,69 @@ final class SearchEngine: Sendable {
         return result
     }
 
+    /// What the question grounds in these sources' indexes; `.none` without a question.
+    func grounding(for question: String?) async -> QuestionGrounding {
+        guard let question else { return .none }
+        return QuestionGrounding(question: question, facts: await indexFacts())
+    }
+
+    /// The facts a question is grounded against, read once per tool from every source's index:
+    /// categorical attributes — string attributes with at most `fewValuesLimit` values that
+    /// repeat (on average on two items or more, so titles and places named once are not
+    /// categories) —, the ratings, and the one date attribute the guide offers that items hold.
+    /// Read from the index, not the guide: a focused guide offers no attribute filters, and the
+    /// question's "California" is still a state. An index that cannot answer grounds nothing.
+    private func indexFacts() async -> QuestionGrounding.IndexFacts {
+        if let cached = groundingFacts.withLock({ $0 }) { return cached }
+        var facts = QuestionGrounding.IndexFacts()
+        var heldDates = Set<SearchableItemAttribute>()
+        for source in (try? await resolver.sources()) ?? [] {
+            guard let catalogue = try? await source.index.attributeCatalogue() else { continue }
+            for summary in catalogue where summary.itemCount > 0 {
+                switch summary.kind {
+                case .string, .strings:
+                    guard summary.attribute != .textContent,
+                          let distinct = try? await source.index.distinctValues(of: summary.attribute, limit: Self.fewValuesLimit),
+                          distinct.isComplete, !distinct.values.isEmpty,
+                          distinct.values.reduce(0, { $0 + $1.count }) >= 2 * distinct.values.count else { continue }
+                    let values = distinct.values.compactMap { $0.value.stringValue }
+                    facts.values[summary.attribute] = ((facts.values[summary.attribute] ?? []) + values).uniqued()
+                    if summary.kind == .strings { facts.listAttributes.insert(summary.attribute) }
+                case .number where summary.attribute == .rating:
+                    let distinct = try? await source.index.distinctValues(of: .rating, limit: Self.fewValuesLimit)
+                    facts.ratings = (facts.ratings + (distinct?.values.compactMap { $0.value.numberValue } ?? [])).uniqued()
+                case .date:
+                    heldDates.insert(summary.attribute)
+                default:
+                    break
+                }
+            }
+        }
+        let offered = capabilities.dateAttributes.filter(heldDates.contains)
+        facts.yearAttribute = offered.count == 1 ? offered.first : nil
+        groundingFacts.withLock { $0 = facts }
+        return facts
+    }
+
     /// Runs one tool call: replies go to `searchResults` and beside the text, which goes to the model.
     func run(_ query: GeneratedContent) async throws -> ToolResult {
         let request = try SearchRequest(query, customStages: capabilities.customStages)
         let sources = try await resolver.sources()
+        let question = self.question.withLock { $0 }
         let formatter = ResultFormatter(format: configuration.guide.format, maximumSize: configuration.maximumResponseSize,
                                         attributeOrder: capabilities.fetchAttributes,
                                         timeZone: sources.first?.index.timeZone ?? .current)
         let pipeline = SearchPipeline(request: request, sources: sources, capabilities: capabilities,
                                       contactResolver: configuration.contactResolver, hydrator: hydrator, formatter: formatter, now: configuration.now(),
                                       snippetLength: configuration.snippetLength, wordsSearch: configuration.wordsSearch,
-                                      question: question.withLock { $0 })
+                                      question: question, grounding: await grounding(for: question))
         let token = channel.makeQueryToken()
         var replies: [SearchReply] = []
-        let outcome = try await pipeline.run { data, stage, isLast, found in
+        let outcome = try await pipeline.run { data, stage, isLast, found, adjustments in
             let shown = Set(data.items.map(\.uniqueIdentifier))
             let reply = SearchReply(content: data, label: request.label, status: isLast ? .complete : .partial,
                                     queryToken: token, stageToken: SearchReply.StageToken(query: token, index: stage),
-                                    passages: found.filter { shown.contains($0.key) })
+                                    passages: found.filter { shown.contains($0.key) }, adjustments: adjustments)
             channel.send(reply)
             replies.append(reply)
         }

@@ -98,6 +98,10 @@ struct SearchRequest: Sendable {
     var limit: Int?
     var stages: [Stage] = []
     var label: String?
+    /// Conditions the question states that the model's query left out, added by the tool
+    /// (`QuestionGrounding.narrowed`). They name attributes the index holds, which the guide
+    /// may not offer the model, so they are not checked against the capabilities.
+    var added: [QuestionGrounding.Condition] = []
 
     init(_ query: GeneratedContent, customStages: [any CustomStage]) throws(SearchToolError) {
         guard case .object = query else { throw .invalidQuery("\"\(QueryKey.query)\" must be an object") }

@@ -31,11 +31,16 @@ public struct SearchReply: Sendable, Hashable {
     /// The best passage of each item in `content` that has one (a query with words), by item
     /// identifier: the snippet the model saw and where in the item it lies.
     public var passages: [String: PassageMatch]
+    /// What the tool added to the model's query from the question, or gave up from it when it
+    /// found nothing (`QueryAdjustment`); the same in every reply of one query, empty when the
+    /// query ran as written.
+    public var adjustments: [QueryAdjustment]
 
     public init(content: SearchPipelineData, label: String?, status: Status, queryToken: QueryToken, stageToken: StageToken,
-                passages: [String: PassageMatch] = [:]) {
+                passages: [String: PassageMatch] = [:], adjustments: [QueryAdjustment] = []) {
         self.content = content
         self.passages = passages
+        self.adjustments = adjustments
         self.label = label
         self.status = status
         self.queryToken = queryToken

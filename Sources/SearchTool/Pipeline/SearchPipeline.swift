@@ -6,7 +6,8 @@ import SearchIndex
 /// SQLite wherever the data is still "the items matching the predicate" (counts, groups and
 /// statistics never load the items). Emits one reply per stage.
 struct SearchPipeline: Sendable {
-    let request: SearchRequest
+    /// The request as it runs: the model's, with what `grounding` added or gave up.
+    private(set) var request: SearchRequest
     let sources: [ResolvedSource]
     let capabilities: QueryCapabilities
     let contactResolver: (any ContactResolver)?
@@ -21,6 +22,9 @@ struct SearchPipeline: Sendable {
     /// the meaning side of a hybrid search ranks by it, since it says more than the two or three
     /// words a small model picks from it. nil: the terms' own meaning.
     let question: String?
+    /// What the question states, which adds to the model's query and decides what a query that
+    /// found nothing may give up (`QuestionGrounding`); `.none` runs the query as written.
+    let grounding: QuestionGrounding
     static let defaultLimit = 10
     static let itemsPerGroup = 3
     static let groupsWithItems = 5
@@ -34,6 +38,8 @@ struct SearchPipeline: Sendable {
         var nearInMeaningOnly: Set<String>
         var final: SearchPipelineData?
         var notes: [String]
+        /// What the tool added to the model's query or gave up from it, in order.
+        var adjustments: [QueryAdjustment]
     }
 
     /// The search's top results, and how many items matched in all the sources.
@@ -60,10 +66,33 @@ struct SearchPipeline: Sendable {
 
     /// Runs the search and its stages; `emit` gets each stage's data with the search results'
     /// best passages.
-    func run(emit: (SearchPipelineData, _ stage: Int, _ isLast: Bool, _ passages: [String: PassageMatch]) -> Void) async throws -> Outcome {
+    /// The question's conditions are added first; when nothing matches, the conditions without
+    /// ground are given up in `QuestionGrounding.relaxations` order, then all terms but one, then
+    /// the terms when the question's conditions alone select items. A step is kept only when it
+    /// finds something; the adjustments say each step kept.
+    func run(emit: (SearchPipelineData, _ stage: Int, _ isLast: Bool, _ passages: [String: PassageMatch],
+                    _ adjustments: [QueryAdjustment]) -> Void) async throws -> Outcome {
+        var pipeline = self
+        let narrowed = grounding.narrowed(request)
+        pipeline.request = narrowed.request
+        return try await pipeline.runNarrowed(adjustments: narrowed.adjustments, emit: emit)
+    }
+
+    private mutating func runNarrowed(adjustments added: [QueryAdjustment],
+                                      emit: (SearchPipelineData, Int, Bool, [String: PassageMatch], [QueryAdjustment]) -> Void) async throws -> Outcome {
         var notes: [String] = []
+        var adjustments = added
         var predicates = try sources.map { try predicate(for: $0, anyTerm: false, meaning: true) }
         var found = try await search(predicates)
+        if found.matched == 0 {
+            for step in grounding.relaxations(of: request) {
+                if let relaxed = try await relaxedSearch(with: step) {
+                    (predicates, found) = relaxed
+                    adjustments += step.adjustments
+                    break
+                }
+            }
+        }
         // No item has every term: those with some of them, when there are any (else what the
         // search found by meaning alone stays).
         if found.matched == 0 && request.terms.count > 1 {
@@ -75,22 +104,39 @@ struct SearchPipeline: Sendable {
                 if found.matched > 0 { notes.append("No item has all of the terms; these have at least one.") }
             }
         }
+        if found.matched == 0, let step = grounding.withoutTerms(request), let relaxed = try await relaxedSearch(with: step) {
+            (predicates, found) = relaxed
+            adjustments += step.adjustments
+        }
+        notes += adjustments.map { "\($0)." }
         if found.matched == 0, let hint = try await emptyResultHint() { notes.append(hint) }
         notes += found.notes
         var items = found.items
-        emit(.items(items), 0, request.stages.isEmpty, found.passages)
+        emit(.items(items), 0, request.stages.isEmpty, found.passages, adjustments)
         var value = PipelineValue.matching(predicates)
         var final: SearchPipelineData?
         for (number, stage) in request.stages.enumerated() {
             let next = request.stages.indices.contains(number + 1) ? request.stages[number + 1] : nil
             value = try await apply(stage, to: value, matched: found.matched, items: items, next: next)
             let data = value.data
-            emit(data, number + 1, number == request.stages.count - 1, found.passages)
+            emit(data, number + 1, number == request.stages.count - 1, found.passages, adjustments)
             final = data
             if case .data(let produced) = value, !produced.items.isEmpty { items = produced.items }
         }
         return Outcome(matched: found.matched, items: items, passages: found.passages, nearInMeaningOnly: found.nearInMeaningOnly,
-                       final: final, notes: notes)
+                       final: final, notes: notes, adjustments: adjustments)
+    }
+
+    /// Runs `step`'s request; when it matches items, makes it the request and returns its
+    /// predicates and results. Otherwise the request stays as it was.
+    private mutating func relaxedSearch(with step: QuestionGrounding.Adjusted) async throws -> ([QueryPredicate], Found)? {
+        var trial = self
+        trial.request = step.request
+        let predicates = try sources.map { try trial.predicate(for: $0, anyTerm: false, meaning: true) }
+        let found = try await trial.search(predicates)
+        guard found.matched > 0 else { return nil }
+        request = step.request
+        return (predicates, found)
     }
 
     // MARK: The search
@@ -155,6 +201,7 @@ struct SearchPipeline: Sendable {
             let to = try (dates.to ?? dates.from).period(now: now, timeZone: source.index.timeZone)
             parts.append(.inRange(dates.attribute, lower: .date(from.start), upper: .date(to.end)))
         }
+        for condition in request.added { parts.append(try condition.predicate(timeZone: source.index.timeZone)) }
         if let contentType = request.contentType { parts.append(.contentType(contentType)) }
         if meaning, let question, wordsSearch != .fullText, !request.terms.isEmpty, source.index.embedder != nil, sortOrder == [.relevance] {
             parts.append(.meaning(question))

@@ -1,0 +1,162 @@
+import Foundation
+import SearchIndex
+
+/// What the question itself states about the items it wants, read against what this index
+/// holds: the values of its categorical attributes the question names ("California" is a
+/// `stateOrProvince` here, not a word), a year, a number after a rating word ("rated 5"), and
+/// whether it names a time at all or asks a count, a grouping or a statistic.
+///
+/// The pipeline uses it both ways (issue 52 item 3, issue 47 item 3): a value the question
+/// names narrows the search whatever query the model wrote, and a condition the model added
+/// with no ground in the question (a date range for a question naming no time, a filter on a
+/// value it never names, a count it never asked) is what a search that found nothing gives up
+/// first. Only what the question names counts as ground: the model's query is never trusted
+/// for that, since a small model copies whatever the schema offers.
+struct QuestionGrounding: Sendable, Hashable {
+    /// What the index holds that a question can name, read once per tool.
+    struct IndexFacts: Sendable, Hashable {
+        /// Categorical attributes (their values repeat across items) with their few values.
+        /// Single-valued ones narrow; list attributes (keywords) only ground a model's filter,
+        /// since a list's value is one tag among several and the text may say it without it.
+        var values: [SearchableItemAttribute: [String]] = [:]
+        /// The attributes of `values` that hold lists.
+        var listAttributes: Set<SearchableItemAttribute> = []
+        /// The date attribute a named year applies to, when the index offers exactly one.
+        var yearAttribute: SearchableItemAttribute?
+        /// The index holds `rating` numbers, and these are its values.
+        var ratings: [Double] = []
+    }
+
+    /// A condition the question states, as a filter the pipeline adds when the query lacks it.
+    enum Condition: Sendable, Hashable {
+        /// `attribute` is one of `values` (several when the question names several).
+        case value(SearchableItemAttribute, [String])
+        /// A number attribute compared with a value the question names.
+        case number(SearchableItemAttribute, ComparisonOperator, Double)
+        /// A date attribute within one calendar year.
+        case year(SearchableItemAttribute, Int)
+    }
+
+    /// The conditions the question states, in question order.
+    var conditions: [Condition] = []
+    /// Lower-cased values of any categorical attribute (lists included) the question names.
+    var namedValues: Set<String> = []
+    /// The question names a time: a year, a date, a month, a weekday or a period ("last week").
+    var namesTime = false
+    /// The question asks how many, how much, per what, or for a superlative or an average.
+    var asksAggregate = false
+    /// False for `.none`: with no question there is no ground to judge a query by, so
+    /// nothing is added and nothing given up.
+    private(set) var knowsQuestion = false
+    /// The question's words, lower-cased, in order (for numbers and names a query uses).
+    private var words: [String] = []
+
+    /// No question known: a query runs as written.
+    static let none = QuestionGrounding()
+
+    private init() {}
+
+    init(question: String, facts: IndexFacts) {
+        knowsQuestion = true
+        words = Self.tokens(question)
+        let text = " " + words.joined(separator: " ") + " "
+        for (attribute, values) in facts.values.sorted(by: { $0.key.rawValue < $1.key.rawValue }) {
+            let named = values.filter { value in
+                let phrase = Self.tokens(value).joined(separator: " ")
+                return !phrase.isEmpty && Double(phrase) == nil && text.contains(" \(phrase) ")
+            }
+            guard !named.isEmpty else { continue }
+            namedValues.formUnion(named.map { $0.lowercased() })
+            if !facts.listAttributes.contains(attribute) { conditions.append(.value(attribute, named)) }
+        }
+        if !facts.ratings.isEmpty, let rating = ratingCondition(values: facts.ratings) { conditions.append(rating) }
+        let years = words.compactMap { word in Int(word).flatMap { (1900...2199).contains($0) ? $0 : nil } }
+        if let attribute = facts.yearAttribute, years.count == 1, let year = years.first { conditions.append(.year(attribute, year)) }
+        namesTime = !years.isEmpty || words.contains(where: Self.timeWords.contains)
+            || question.range(of: #"\d{4}-\d{2}-\d{2}"#, options: .regularExpression) != nil
+        asksAggregate = words.contains(where: Self.aggregateWords.contains)
+            || text.contains(" how many ") || text.contains(" how much ") || text.contains(" number of ")
+    }
+
+    // MARK: What a model's query is grounded by
+
+    /// A model's filter is grounded when the question names its value (or, for a person, the
+    /// name or the user).
+    func grounds(_ filter: SearchRequest.Filter) -> Bool {
+        switch filter {
+        case .text(let text): return namedValues.contains(text.value.lowercased()) || names(text.value)
+        case .number(let number): return names(number.value)
+        case .person(let person):
+            return Self.selfWords.contains(person.name.lowercased()) || names(person.name)
+        }
+    }
+
+    /// A model's stage is grounded unless it reduces the items to numbers (count, groupBy,
+    /// statistic) for a question that asks for no number. An app's stage is always its own.
+    func grounds(_ stage: SearchRequest.Stage) -> Bool {
+        switch stage {
+        case .count, .groupBy, .statistic: asksAggregate
+        case .table, .score, .custom: true
+        }
+    }
+
+    /// Whether the question's words hold this text's words in a row.
+    private func names(_ value: String) -> Bool {
+        let phrase = Self.tokens(value)
+        guard !phrase.isEmpty, phrase.count <= words.count else { return false }
+        return (0...(words.count - phrase.count)).contains { Array(words[$0..<($0 + phrase.count)]) == phrase }
+    }
+
+    private func names(_ number: Double) -> Bool {
+        words.contains { Double($0) == number }
+    }
+
+    // MARK: Reading the question
+
+    /// A number at most two words after a rating word ("rated 5", "rating of 4", "rated
+    /// difficulty 3 or higher"), among the index's ratings unless bounded ("or higher",
+    /// "at least", "or less", "at most").
+    private func ratingCondition(values: [Double]) -> Condition? {
+        for (position, word) in words.enumerated() where Self.ratingWords.contains(word) {
+            for offset in 1...3 where words.indices.contains(position + offset) {
+                guard let number = Double(words[position + offset]) else { continue }
+                let before = words[max(0, position - 2)..<position].joined(separator: " ")
+                let after = words[(position + offset + 1)..<min(words.count, position + offset + 3)].joined(separator: " ")
+                let comparison: ComparisonOperator
+                if ["or higher", "or more", "or above", "or better"].contains(after) || before.hasSuffix("at least") {
+                    comparison = .greaterOrEqual
+                } else if ["or lower", "or less", "or below", "or fewer"].contains(after) || before.hasSuffix("at most") {
+                    comparison = .lessOrEqual
+                } else if values.contains(number) {
+                    comparison = .equal
+                } else {
+                    continue
+                }
+                return .number(.rating, comparison, number)
+            }
+        }
+        return nil
+    }
+
+    /// Lower-cased words and numbers (decimals kept whole).
+    static func tokens(_ text: String) -> [String] {
+        text.lowercased().split(whereSeparator: { !($0.isLetter || $0.isNumber || $0 == ".") })
+            .map { $0.trimmingCharacters(in: CharacterSet(charactersIn: ".")) }.filter { !$0.isEmpty }
+    }
+
+    static let ratingWords: Set<String> = ["rated", "rating", "ratings", "star", "stars", "scored"]
+    static let selfWords: Set<String> = ["me", "i", "my", "myself"]
+    /// Words that name a time. "May", "spring" and "fall" are left out: as a verb, a water
+    /// source and a waterfall they say no time more often than they do.
+    static let timeWords: Set<String> = [
+        "today", "yesterday", "tonight", "tomorrow", "week", "weeks", "weekend", "month", "months", "year", "years", "ago",
+        "recent", "recently", "lately", "january", "february", "march", "april", "june", "july", "august", "september",
+        "october", "november", "december", "monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday",
+        "summer", "autumn", "winter",
+    ]
+    static let aggregateWords: Set<String> = [
+        "count", "each", "per", "average", "mean", "median", "total", "sum", "most", "least", "fewest", "minimum", "maximum",
+        "longest", "shortest", "highest", "lowest", "hardest", "easiest", "biggest", "smallest", "largest", "farthest",
+        "furthest", "oldest", "newest", "earliest", "latest", "steepest", "fastest", "slowest",
+    ]
+}

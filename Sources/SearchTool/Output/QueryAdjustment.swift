@@ -1,0 +1,38 @@
+/// One change the search tool made to the query the model wrote, from what the question
+/// grounds (`QuestionGrounding`): a condition the question states that the query left out, a
+/// term read as the attribute value it is, or a condition with no ground in the question given
+/// up because the search found nothing with it. Replies carry them so `ask`, `eval` and the
+/// trace can say what ran; the model reads the same sentences in the result's notes.
+public struct QueryAdjustment: Sendable, Hashable, CustomStringConvertible {
+    public enum Kind: String, Sendable, Hashable {
+        /// A condition the question states, added to the query.
+        case added
+        /// A search term that is a value of an attribute, searched as that value instead.
+        case readAsValue
+        /// A condition the question gives no ground for, dropped after the query found nothing.
+        case relaxed
+    }
+
+    public var kind: Kind
+    /// The condition, as the query language spells it (`stateOrProvince is California`,
+    /// `dates 2023-01-01…2023-01-31`, `stage count`, `term "california"`).
+    public var condition: String
+    /// Why, in words a reader of the trace can check against the question.
+    public var reason: String
+
+    public init(kind: Kind, condition: String, reason: String) {
+        self.kind = kind
+        self.condition = condition
+        self.reason = reason
+    }
+
+    /// `Added stateOrProvince is California: the question names it`.
+    public var description: String {
+        let verb = switch kind {
+        case .added: "Added"
+        case .readAsValue: "Read as a value"
+        case .relaxed: "Relaxed"
+        }
+        return "\(verb) \(condition): \(reason)"
+    }
+}

@@ -1,0 +1,108 @@
+import Foundation
+import LocalModel
+import SearchIndex
+import SearchTool
+import Testing
+
+/// The question grounds the filters (issue 52 item 3, issue 47 item 3): a value the question
+/// names narrows whatever query the model wrote, a condition with no ground in the question is
+/// given up when the search found nothing, one the question grounds never is, and every change
+/// is said in the reply's adjustments and in the text the model reads.
+@Suite struct GroundingTests {
+    /// Runs `query` as the model's call for `question` (nil: no question known, the query runs
+    /// as written) on a fresh trails index.
+    func run(_ query: JSONObject, question: String?, guide: Guide = .complete) async throws -> (text: String, reply: SearchReply) {
+        let (index, _) = try await TrailCorpus.index()
+        let tool = SearchTool(configuration: .init(sources: [TrailCorpus.source(index)], guide: guide))
+        if let question { _ = await tool.parameters(for: Prompt(question)) }
+        let output = try await tool.call(arguments: try #require(JSONValue.query(query)))
+        let reply = try #require(await TrailCorpus.replies(of: tool, count: 1).last)
+        return (output, reply)
+    }
+
+    func trail(_ id: String) -> Trail? { TrailCorpus.trails.first { $0.id == id } }
+
+    @Test func overSpecifiedQueryFindsTheItemsAndSaysWhatWasRelaxed() async throws {
+        let question = "Which trails have waterfall views?"
+        let query: JSONObject = ["terms": ["waterfall"], "label": "Trails in January",
+                                 "dates": ["attribute": "completionDate", "from": "2023-01-01", "to": "2023-01-31"],
+                                 "stages": [["stage": "count"]]]
+        let asWritten = try await run(query, question: nil)
+        guard case .count(let count) = asWritten.reply.content else { Issue.record("no count as written"); return }
+        #expect(count.value == 0)
+
+        let (text, reply) = try await run(query, question: question)
+        let ids = reply.content.items.map(\.uniqueIdentifier)
+        #expect(ids.contains("trail-002"))
+        #expect(ids.contains("trail-006"))
+        #expect(reply.adjustments.map(\.kind) == [.relaxed, .relaxed])
+        #expect(reply.adjustments.first?.condition.contains("2023-01-01") == true)
+        #expect(reply.adjustments.last?.condition.contains("count") == true)
+        for adjustment in reply.adjustments { #expect(text.contains(adjustment.description)) }
+    }
+
+    @Test func filterOnAValueTheQuestionDoesNotNameIsRelaxedWhenNothingMatches() async throws {
+        let query: JSONObject = ["terms": ["waterfall"], "filters": [["attribute": "stateOrProvince", "op": "is", "value": "Washington"]]]
+        let (_, reply) = try await run(query, question: "Which trails have waterfall views?")
+        #expect(!reply.content.items.isEmpty)
+        #expect(reply.adjustments.count == 1)
+        #expect(reply.adjustments.first?.kind == .relaxed)
+        #expect(reply.adjustments.first?.condition.contains("Washington") == true)
+    }
+
+    @Test(arguments: [Guide.complete, .focused()])
+    func stateTheQueryLeftOutNarrowsTheResults(guide: Guide) async throws {
+        let query: JSONObject = ["terms": ["waterfall", "california"]]
+        let (text, reply) = try await run(query, question: "Which trails in California have a waterfall?", guide: guide)
+        let items = reply.content.items
+        #expect(items.map(\.uniqueIdentifier) == ["trail-002"])
+        #expect(items.allSatisfy { trail($0.uniqueIdentifier)?.state == "California" })
+        #expect(reply.adjustments.map(\.kind) == [.added, .readAsValue])
+        #expect(reply.adjustments.first?.condition == "stateOrProvince is California")
+        #expect(text.contains("Added stateOrProvince is California"))
+
+        // Without the question the same query finds the Utah waterfall too.
+        let asWritten = try await run(["terms": ["waterfall"]], question: nil, guide: guide)
+        #expect(asWritten.reply.content.items.contains { trail($0.uniqueIdentifier)?.state == "Utah" })
+    }
+
+    @Test func ratingTheQuestionNamesNarrowsTheResults() async throws {
+        let (_, reply) = try await run(["terms": ["summit"]], question: "Which summit trails are rated 5?", guide: .focused())
+        let items = reply.content.items
+        #expect(!items.isEmpty)
+        #expect(items.allSatisfy { trail($0.uniqueIdentifier)?.rating == 5 })
+        #expect(reply.adjustments.map(\.condition) == ["rating = 5"])
+    }
+
+    @Test func countOfTheItemsTheQuestionsConditionsSelect() async throws {
+        let query: JSONObject = ["terms": ["hiked", "california"], "stages": [["stage": "count"]]]
+        let (_, reply) = try await run(query, question: "How many trails have I hiked in California?", guide: .focused())
+        guard case .count(let count) = reply.content else { Issue.record("no count"); return }
+        #expect(count.value == TrailCorpus.trails.filter { $0.state == "California" }.count)
+        #expect(reply.adjustments.map(\.kind) == [.added, .readAsValue, .relaxed])
+        #expect(reply.adjustments.last?.condition == "terms \"hiked\"")
+    }
+
+    @Test func filterTheQuestionGroundsIsNeverRelaxed() async throws {
+        let state: JSONObject = ["terms": ["waterfall"], "filters": [["attribute": "stateOrProvince", "op": "is", "value": "Arizona"]]]
+        let (stateText, stateReply) = try await run(state, question: "Which trails in Arizona have a waterfall?")
+        #expect(stateReply.content.items.isEmpty)
+        #expect(stateReply.adjustments.isEmpty)
+        #expect(stateText.contains("No items matched"))
+
+        let year: JSONObject = ["terms": ["summit"], "dates": ["attribute": "completionDate", "from": "2023-01-01", "to": "2023-12-31"]]
+        let (_, yearReply) = try await run(year, question: "Which summit trails did I finish in 2023?")
+        #expect(yearReply.content.items.isEmpty)
+        #expect(!yearReply.adjustments.contains { $0.kind == .relaxed })
+    }
+
+    @Test(arguments: [["terms": ["creek"]], ["terms": ["creek", "glacier"]], ["filters": [["attribute": "rating", "op": ">=", "value": 3]]]] as [JSONObject])
+    func queryRunsAsWrittenWhenTheQuestionGroundsNothing(query: JSONObject) async throws {
+        let question = "Which trails have a creek or a glacier?"
+        let grounded = try await run(query, question: question)
+        let asWritten = try await run(query, question: nil)
+        #expect(grounded.reply.adjustments.isEmpty)
+        #expect(grounded.reply.content.items.map(\.uniqueIdentifier) == asWritten.reply.content.items.map(\.uniqueIdentifier))
+        #expect(grounded.text == asWritten.text)
+    }
+}
