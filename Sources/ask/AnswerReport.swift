@@ -30,6 +30,9 @@ struct AnswerReport: Encodable, Sendable {
         let error: String?
         /// Whether the call repeated an earlier one and was not run again (its results are the earlier call's).
         let repeated: Bool
+        /// What the search tool added to the query from the question or relaxed when it found
+        /// nothing (`QueryAdjustment`), one sentence each; empty when the query ran as written.
+        let adjustments: [String]
     }
 
     struct Timings: Encodable, Sendable {

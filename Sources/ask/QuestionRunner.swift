@@ -85,7 +85,8 @@ struct QuestionRunner: Sendable {
         if step.tool == tool.name {
             let query = (try? SearchTool.Arguments(step.arguments))?.query.jsonString ?? step.arguments.jsonString
             let count = step.results.map { "\($0) result\($0 == 1 ? "" : "s")" } ?? "no results"
-            line = "· search \(query) → \(count)"
+            // What the tool added or relaxed, once: a repeated call's were printed with the call.
+            line = "· search \(query) → \(count)" + (step.repeated ? "" : step.adjustments.map { "\n    \($0)" }.joined())
         } else if step.tool == tool.configuration.fetchToolName {
             line = "· fetch \(step.items.joined(separator: ", "))"
         } else {

@@ -46,22 +46,25 @@ struct Trace {
     private mutating func step(for output: Transcript.ToolOutput, call: Transcript.ToolCall?) -> AnswerReport.Step {
         var results: Int?
         var items: [String] = []
+        var adjustments: [String] = []
         if output.isError {
             // a failed call returned nothing
         } else if let earlier = output.repeatedCallID.flatMap({ stepsByCall[$0] }) {
             // not run again: the earlier call's results stand
-            (results, items) = (earlier.results, earlier.items)
+            (results, items, adjustments) = (earlier.results, earlier.items, earlier.adjustments)
         } else if output.toolName == searchToolName {
             let replies = output.structuredContents(as: SearchReply.self)
             results = replies.first?.content.resultCount
             items = replies.flatMap(\.content.items).map(\.uniqueIdentifier).uniqued()
+            adjustments = replies.first?.adjustments.map(\.description) ?? []
             self.replies += replies
         } else if output.toolName == fetchToolName, let arguments = call.flatMap({ try? FetchItemTool.Arguments($0.arguments) }) {
             items = [arguments.id]
         }
         return AnswerReport.Step(tool: output.toolName.isEmpty ? "(malformed call)" : output.toolName,
                                  arguments: call?.arguments ?? .null, results: results, items: items,
-                                 error: output.isError ? output.text : nil, repeated: output.repeatedCallID != nil)
+                                 error: output.isError ? output.text : nil, repeated: output.repeatedCallID != nil,
+                                 adjustments: adjustments)
     }
 }
 
