@@ -11,6 +11,11 @@ public struct GenerationParameters: Sendable, Hashable {
     public var grammar: GrammarConstraint?
     /// Generation ends right after a span that repeats an earlier one (a looping tool call).
     public var repeatedSpanStop: RepeatedSpanStop?
+    /// Generation ends when the text ends in one span written several times (a looping answer).
+    public var repeatedTextStop: RepeatedTextStop?
+    /// Texts the output may not begin with, whitespace aside (`ForbiddenOpenings`): the tokens
+    /// that would write one are masked while the output could still become one.
+    public var forbiddenOpenings: [String]
     /// Whether control tokens (such as `<think>`) appear in the text.
     public var renderSpecialTokens: Bool
     /// Whether an end-of-generation token ends the output. Benchmarks turn this off to
@@ -23,13 +28,15 @@ public struct GenerationParameters: Sendable, Hashable {
     public var forcedPrefix: String
 
     public init(sampling: SamplingOptions = .greedy, maximumTokens: Int = 512, stopStrings: [String] = [],
-                grammar: GrammarConstraint? = nil, repeatedSpanStop: RepeatedSpanStop? = nil, renderSpecialTokens: Bool = true,
-                stopsAtEndOfGeneration: Bool = true, forcedPrefix: String = "") {
+                grammar: GrammarConstraint? = nil, repeatedSpanStop: RepeatedSpanStop? = nil, repeatedTextStop: RepeatedTextStop? = nil,
+                forbiddenOpenings: [String] = [], renderSpecialTokens: Bool = true, stopsAtEndOfGeneration: Bool = true, forcedPrefix: String = "") {
         self.sampling = sampling
         self.maximumTokens = maximumTokens
         self.stopStrings = stopStrings
         self.grammar = grammar
         self.repeatedSpanStop = repeatedSpanStop
+        self.repeatedTextStop = repeatedTextStop
+        self.forbiddenOpenings = forbiddenOpenings
         self.renderSpecialTokens = renderSpecialTokens
         self.stopsAtEndOfGeneration = stopsAtEndOfGeneration
         self.forcedPrefix = forcedPrefix
@@ -51,7 +58,8 @@ public struct GenerationSummary: Sendable, Hashable {
         case stopString(String)
         case maximumTokens
         case contextFull
-        /// The output repeated a span (`GenerationParameters.repeatedSpanStop`).
+        /// The output repeated a call (`GenerationParameters.repeatedSpanStop`) or ended in one
+        /// span written several times (`GenerationParameters.repeatedTextStop`).
         case repeatedSpan
     }
 
@@ -235,6 +243,8 @@ public actor InferenceContext {
         let prefillEnd = ContinuousClock.now
         var assembler = GeneratedTextAssembler(stopStrings: parameters.stopStrings)
         var repeatWatch = parameters.repeatedSpanStop.map(RepeatedSpanStop.Watch.init)
+        var loopWatch = parameters.repeatedTextStop.map(RepeatedTextStop.Watch.init)
+        var openingWatch = ForbiddenOpenings(parameters.forbiddenOpenings)
         var firstText: ContinuousClock.Instant?
         var generated = 0
         var stopReason = GenerationSummary.StopReason.maximumTokens
@@ -251,6 +261,8 @@ public actor InferenceContext {
             let (text, stop) = assembler.append(model.handle.pieceBytes(token, renderSpecial: parameters.renderSpecialTokens))
             send(text)
             _ = repeatWatch?.repeats(after: text)
+            _ = loopWatch?.repeats(after: text)
+            openingWatch.record(model.handle.pieceBytes(token, renderSpecial: parameters.renderSpecialTokens))
             if let stop {
                 stopReason = .stopString(stop)
                 break
@@ -260,6 +272,9 @@ public actor InferenceContext {
         while stopReason == .maximumTokens && generated < parameters.maximumTokens {
             if Task.isCancelled { throw .cancelled }
             if cachedTokens.count >= size { stopReason = .contextFull; break }
+            if openingWatch.isWatching {
+                for forbidden in openingWatch.forbiddenTokens(model.handle.compactPieces) { logits[Int(forbidden)] = -.infinity }
+            }
             let token = try sampler.sample(from: logits)
             try sampler.accept(token)
             generated += 1
@@ -268,10 +283,12 @@ public actor InferenceContext {
                 stopReason = .endOfGeneration
                 break
             }
-            let (text, stop) = assembler.append(model.handle.pieceBytes(token, renderSpecial: parameters.renderSpecialTokens))
+            let piece = model.handle.pieceBytes(token, renderSpecial: parameters.renderSpecialTokens)
+            openingWatch.record(piece)
+            let (text, stop) = assembler.append(piece)
             send(text)
             if let stop { stopReason = .stopString(stop); break }
-            if repeatWatch?.repeats(after: text) == true { stopReason = .repeatedSpan; break }
+            if repeatWatch?.repeats(after: text) == true || loopWatch?.repeats(after: text) == true { stopReason = .repeatedSpan; break }
             // the last token is not decoded: nothing would read its logits
             if generated == parameters.maximumTokens { break }
             guard let next = try await append([token][...], wantsLogits: true) else { throw SharedContext.missingLogits }

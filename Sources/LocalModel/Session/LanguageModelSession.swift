@@ -214,6 +214,18 @@ public final class LanguageModelSession: Sendable {
         /// How long the response's visible text was before the round: the round's own
         /// visible text is what follows.
         let contentStart: Int
+        /// Why the engine ended the round.
+        let stopReason: GenerationSummary.StopReason
+
+        /// Why Lantern, not the model, ended the round, as the answer's transcript entry says it.
+        var truncation: Transcript.Response.Truncation? {
+            switch stopReason {
+            case .repeatedSpan: .repeatedSpan(RepeatedTextStop().repeatedSpan(atEndOf: raw) ?? "")
+            case .maximumTokens: .tokenLimit
+            case .contextFull: .contextFull
+            case .endOfGeneration, .stopString: nil
+            }
+        }
     }
 
     /// Runs the tool loop until the model answers. `snapshot` receives the visible text so far.
@@ -273,14 +285,21 @@ public final class LanguageModelSession: Sendable {
     private func generateRound<Content>(_ progress: inout ResponseProgress, options: GenerationOptions, answer: AnswerFormat<Content>,
                                         show: (String) -> Void) async throws -> Round {
         let rendered = try await renderPrompt(reservedAnswerTokens: maximumTokens(options))
+        // a text answer may be written in this round: it ends when it loops, and in the answer
+        // round it may not begin as a call (a call there could not run)
+        let mayAnswer = progress.mode != .required && answer.schema == nil
+        let isAnswerRound = progress.mode == .disallowed && answer.schema == nil
         let parameters = GenerationParameters(
             sampling: options.samplingOptions, maximumTokens: maximumTokens(options),
-            stopStrings: [model.chatTemplate.endOfTurn] + (progress.mode == .disallowed && answer.schema == nil ? [callSyntax.trigger] : []),
+            stopStrings: [model.chatTemplate.endOfTurn] + (isAnswerRound ? [callSyntax.trigger] : []),
             grammar: grammar(for: progress.mode, progress.grammars),
             repeatedSpanStop: progress.mode != .disallowed && repeatedToolCallPolicy == .reuseEarlierOutput ? progress.ledger.generationStop : nil,
+            repeatedTextStop: mayAnswer ? RepeatedTextStop() : nil,
+            forbiddenOpenings: isAnswerRound ? callSyntax.answerOpenings : [],
             forcedPrefix: forcedPrefix(for: progress))
         var filter = ResponseTextFilter(layout: model.chatTemplate.toolLayout)
         var raw = ""
+        var stopReason = GenerationSummary.StopReason.endOfGeneration
         let contentStart = progress.content.count
         for try await event in try conversation().generate(prompt: rendered, parameters: parameters) {
             switch event {
@@ -294,10 +313,11 @@ public final class LanguageModelSession: Sendable {
                 }
             case .finished(let summary):
                 progress.usage.add(summary)
+                stopReason = summary.stopReason
             }
         }
         progress.content += filter.finish()
-        return Round(raw: raw, text: filter.removingThinking(from: raw), contentStart: contentStart)
+        return Round(raw: raw, text: filter.removingThinking(from: raw), contentStart: contentStart, stopReason: stopReason)
     }
 
     /// The calls `round` wrote; none when calls were disallowed. A structured answer may hold
@@ -350,7 +370,7 @@ public final class LanguageModelSession: Sendable {
         }
         let decoded = try answer.decode(progress.content, round.text)
         let text = answer.schema == nil ? String(progress.content.dropFirst(round.contentStart)) : round.text
-        state.withLock { $0.transcript.append(.response(.init(id: $0.makeID("response"), text: text))) }
+        state.withLock { $0.transcript.append(.response(.init(id: $0.makeID("response"), text: text, truncation: round.truncation))) }
         return decoded
     }
 

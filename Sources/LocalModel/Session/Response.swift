@@ -17,6 +17,12 @@ extension LanguageModelSession {
         /// marker; every one is among `sources` (the grammar admits no other). Empty for a
         /// structured answer.
         public let citations: [Citation]
+
+        /// Why the answer was ended before the model ended it (a loop, the token limit), from
+        /// the response's transcript entry; nil when the model ended it.
+        public var truncation: Transcript.Response.Truncation? {
+            transcriptEntries.last.flatMap { if case .response(let response) = $0 { response.truncation } else { nil } }
+        }
     }
 
     /// What a response cost.
@@ -56,6 +62,11 @@ extension LanguageModelSession {
         public let rawContent: GeneratedContent
         /// Transcript entries added so far (tool calls and outputs appear as they happen).
         public let transcriptEntries: ArraySlice<Transcript.Entry>
+
+        /// The sources the tool outputs so far showed the model, read as the finished
+        /// `Response.sources` is: once the answer is being written, what its markers may name,
+        /// so a reader of the stream can tell a citation from other bracketed text.
+        public var sources: [CitableSource] { ResponseSources(transcriptEntries).sources }
     }
 }
 

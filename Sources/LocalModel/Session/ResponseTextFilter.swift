@@ -1,23 +1,24 @@
 /// Separates what the user should read from what the model wrote while generating.
 ///
 /// A thinking family writes its think block (Qwen3's `<think>…</think>`, empty with
-/// `/no_think`) before its answer, and any model may start a call (the family's trigger,
-/// `<tool_call>` in Hermes) after some text. Both are hidden from the response content, and so
+/// `/no_think`) before its answer, and any model may start a call after some text, in the
+/// family's own spelling (`<tool_call>` in Hermes) or another it writes (a bare or fenced
+/// `{"name": …}`, `ToolCallSyntax.openings`). Both are hidden from the response content, and so
 /// is the family's framing of tool results (`<tool_response>`), which a small model echoes;
 /// text is held back while it could still be the start of any marker, so a stream never shows
-/// half a tag.
+/// half a tag or the first characters of a call.
 struct ResponseTextFilter {
     private enum State { case visible, thinking, calling }
 
     private let thinking: ThinkingSyntax?
-    private let markers: [String]
+    private let markers: [LenientPattern]
     /// Markers removed without changing state (the result framing).
-    private let framing: Set<String>
+    private let framing: Set<LenientPattern>
 
     init(layout: any ToolLayout) {
         thinking = layout.thinking
-        framing = Set(layout.resultFraming)
-        markers = (layout.thinking.map { [$0.open] } ?? []) + [layout.callSyntax.trigger] + layout.resultFraming
+        framing = Set(layout.resultFraming.map(LenientPattern.init))
+        markers = (layout.thinking.map { [LenientPattern($0.open)] } ?? []) + layout.callSyntax.openings + framing
     }
 
     private var state = State.visible
@@ -48,21 +49,17 @@ struct ResponseTextFilter {
                     buffer = String(buffer.drop { $0.isWhitespace })
                     if buffer.isEmpty { return visible }
                 }
-                let found = markers.compactMap { marker in buffer.range(of: marker).map { ($0, marker) } }
-                    .min { $0.0.lowerBound < $1.0.lowerBound }
-                if let (range, marker) = found {
-                    visible += buffer[..<range.lowerBound]
-                    buffer = String(buffer[range.upperBound...])
+                let found = markers.firstMatch(in: buffer[...])
+                if let (range, marker) = found.complete {
+                    visible += String(buffer.unicodeScalars[..<range.lowerBound])
+                    buffer = String(buffer.unicodeScalars[range.upperBound...])
                     if framing.contains(marker) { continue }
-                    state = marker == thinking?.open ? .thinking : .calling
+                    state = marker.text == thinking?.open ? .thinking : .calling
                     continue
                 }
-                let hold = markers.map { marker in
-                    (1..<marker.count).reversed().first { buffer.hasSuffix(marker.prefix($0)) } ?? 0
-                }.max() ?? 0
-                let cut = buffer.index(buffer.endIndex, offsetBy: -hold)
-                visible += buffer[..<cut]
-                buffer = String(buffer[cut...])
+                let cut = found.partialStart ?? buffer.endIndex
+                visible += String(buffer.unicodeScalars[..<cut])
+                buffer = String(buffer.unicodeScalars[cut...])
                 if !visible.isEmpty { atStart = false }
                 return visible
             }

@@ -4,8 +4,8 @@ import TokenBudget
 /// A model that replays fixed outputs, one per generation, for deterministic tests of code
 /// built on `LanguageModelSession` (the tool loop, errors, limits, cancellation).
 ///
-/// It ignores grammars and sampling; what it "generates" is the next script line, cut at a
-/// stop string or a repeated span as the engine would, delivered in small pieces like a real stream. Prompts it received are kept for inspection.
+/// It ignores grammars, sampling and forbidden openings; what it "generates" is the next script
+/// line, cut at a stop string, a repeated call or a looping text as the engine would, delivered in small pieces like a real stream. Prompts it received are kept for inspection.
 package final class ScriptedLanguageModel: LanguageModel {
     private let script: Mutex<[String]>
     private let received = Mutex<[(RenderedPrompt, GenerationParameters)]>([])
@@ -84,6 +84,7 @@ private final class ScriptedConversation: LanguageModelConversation {
                 var pieces = 0
                 var rest = Substring(text)
                 var repeatWatch = parameters.repeatedSpanStop.map(RepeatedSpanStop.Watch.init)
+                var loopWatch = parameters.repeatedTextStop.map(RepeatedTextStop.Watch.init)
                 var stopReason = GenerationSummary.StopReason.endOfGeneration
                 while !rest.isEmpty {
                     try Task.checkCancellation()
@@ -92,7 +93,7 @@ private final class ScriptedConversation: LanguageModelConversation {
                     continuation.yield(.text(piece))
                     rest = rest.dropFirst(4)
                     pieces += 1
-                    if repeatWatch?.repeats(after: piece) == true { stopReason = .repeatedSpan; break }
+                    if repeatWatch?.repeats(after: piece) == true || loopWatch?.repeats(after: piece) == true { stopReason = .repeatedSpan; break }
                 }
                 self.generated.withLock { $0.tokensGenerated += pieces }
                 continuation.yield(.finished(GenerationSummary(

@@ -182,6 +182,19 @@ public struct Transcript: Sendable, Hashable, RandomAccessCollection {
     public struct Response: Sendable, Hashable {
         public var id: String
         public var text: String
+        /// Why Lantern ended the answer before the model did; nil when the model ended it.
+        public var truncation: Truncation? = nil
+
+        /// Why an answer was ended before the model ended it: a reader of the transcript can
+        /// tell a looping or cut-off answer from a finished one.
+        public enum Truncation: Sendable, Hashable {
+            /// The answer wrote `span` over and over (`RepeatedTextStop`); it ended after a few copies.
+            case repeatedSpan(String)
+            /// The answer reached the response's token limit (`GenerationOptions.maximumResponseTokens`).
+            case tokenLimit
+            /// The answer filled the context window.
+            case contextFull
+        }
     }
 }
 

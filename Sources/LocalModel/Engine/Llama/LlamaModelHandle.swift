@@ -100,6 +100,23 @@ final class LlamaModelHandle: @unchecked Sendable {
     }
     private let bytePiecesCache = Mutex<BytePieces?>(nil)
 
+    /// Every token's text as generation renders it (control tokens included, so Qwen's one-token
+    /// `<tool_call>`), whitespace removed, grouped by its first byte; whitespace-only tokens
+    /// are left out. What `ForbiddenOpenings` masks by. Read once, on first use.
+    var compactPieces: [UInt8: [(token: Token, bytes: [UInt8])]] {
+        compactPiecesCache.withLock { cached in
+            if let cached { return cached }
+            var pieces: [UInt8: [(token: Token, bytes: [UInt8])]] = [:]
+            for token in 0..<Token(vocabularySize) {
+                let bytes = pieceBytes(token, renderSpecial: true).filter { !ForbiddenOpenings.isWhitespace($0) }
+                if let first = bytes.first { pieces[first, default: []].append((token, bytes)) }
+            }
+            cached = pieces
+            return pieces
+        }
+    }
+    private let compactPiecesCache = Mutex<[UInt8: [(token: Token, bytes: [UInt8])]]?>(nil)
+
     struct BytePieces: Sendable {
         var partial: [Token: [UInt8]] = [:]
         var tokenOfByte: [UInt8: Token] = [:]

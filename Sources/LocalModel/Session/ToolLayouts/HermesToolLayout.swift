@@ -57,7 +57,8 @@ public struct HermesToolLayout: ToolLayout {
 
 extension ToolCallSyntax {
     /// `<tool_call>\n{"name": …, "arguments": …}\n</tool_call>`, one call per block, blocks
-    /// one per line.
+    /// one per line; the other spellings Hermes-trained models write are read too.
     public static let hermes = ToolCallSyntax(roundOpen: "", callOpen: "<tool_call>\n", body: .jsonObject(argumentsKey: "arguments"),
-                                              callClose: "\n</tool_call>", separator: "\n", roundClose: "", trigger: "<tool_call>")
+                                              callClose: "\n</tool_call>", separator: "\n", roundClose: "", trigger: "<tool_call>",
+                                              spellings: .hermes)
 }

@@ -43,6 +43,23 @@ public struct ToolCallSyntax: Sendable, Hashable {
     /// The most calls a round may hold in this family (Llama 3's template writes one), on top
     /// of `GenerationOptions.maximumToolCallsPerRound`.
     public var maximumCallsPerRound: Int?
+    /// The other ways this family's models write a call (a bare or fenced JSON object, a list
+    /// of calls): read as calls when the text holds none in the layout's own spelling.
+    public var spellings: CallSpellings = .none
+
+    /// What shows that the model is calling, in every spelling: the trigger, then each other
+    /// spelling's opening. The response filter hides the text from the first of them on.
+    var openings: [LenientPattern] {
+        [LenientPattern(trigger)] + spellings.openings.map(\.pattern)
+    }
+
+    /// What an answer may not begin with (whitespace aside) when calls are over: the trigger
+    /// and the other spellings' openings, a JSON object's `{` among them. The engine keeps the
+    /// first tokens of the answer round from writing them (`GenerationParameters.forbiddenOpenings`),
+    /// so an answer is never a call the session would not run.
+    package var answerOpenings: [String] {
+        [LenientPattern(trigger).compact] + spellings.forbiddenOpenings
+    }
 
     /// The delimiters of one call, when both exist: what lets generation stop right after a call
     /// that repeats an earlier one (`RepeatedSpanStop`).
@@ -104,13 +121,24 @@ public struct ToolCallSyntax: Sendable, Hashable {
     /// Every call in `text`, in order. An unterminated last call (the token limit cut it) is
     /// dropped when complete calls precede it — they run, and the model is not confused by an
     /// error about its own cut-off text — and reported as malformed otherwise.
+    /// Text with no call in the layout's own spelling is read in the family's other spellings
+    /// (`spellings`); a call those cut off is malformed the same way.
     package func parseCalls(in text: String) -> [ParsedCall] {
         let round = read(text)
         var calls = round.calls.map(\.parsed)
-        if calls.isEmpty, let cut = round.unterminated {
+        guard calls.isEmpty else { return calls }
+        let spelled = spellings.read(text)
+        if !spelled.calls.isEmpty { return spelled.calls.map(\.parsed) }
+        if let cut = round.unterminated ?? spelled.cutOff {
             calls.append(.malformed(text: String(Self.slice(text[...], from: cut)), reason: "the call was cut off before \(callEnd)"))
         }
         return calls
+    }
+
+    /// Whether `text` holds a call in any spelling this family's models write, cut-off ones
+    /// included: what an answer must never be.
+    package func containsCall(_ text: String) -> Bool {
+        !parseCalls(in: text).isEmpty
     }
 
     /// `text` without the complete calls at `positions` (0-based, in the order `parseCalls`
@@ -126,8 +154,19 @@ public struct ToolCallSyntax: Sendable, Hashable {
 
     /// `text` up to the end of its last complete call, the round closed, when an unterminated
     /// call follows it (what is re-rendered into the prompt); `text` itself otherwise.
+    /// Calls in another spelling are written in the layout's own (after the text before them),
+    /// so the model reads its calls back as its template writes them.
     package func trimmingIncompleteCall(_ text: String) -> String {
         let round = read(text)
+        if round.calls.isEmpty {
+            let spelled = spellings.read(text).calls
+            let valid = spelled.compactMap { call -> (name: String, arguments: JSONValue)? in
+                if case .call(let name, let arguments) = call.parsed { (name, arguments) } else { nil }
+            }
+            if let first = spelled.first, !valid.isEmpty {
+                return String(Self.slice(text[...], text.startIndex..<first.range.lowerBound)) + self.text(of: valid)
+            }
+        }
         guard round.unterminated != nil, let last = round.calls.last else { return text }
         return String(Self.slice(text[...], text.startIndex..<last.range.upperBound)) + roundClose
     }
