@@ -18,6 +18,8 @@ public struct AggregateMetrics: Sendable, Hashable, Codable {
     public var citedExpectedCoverage: Double?
     /// Verbatim quotes over all quotes, pooled over runs; nil when no answer quotes.
     public var quoteFidelity: Double?
+    /// Runs whose answer is a tool call written as text (`SampleMetrics.answerIsCall`).
+    public var answersThatAreCalls: Int?
     /// Share of runs with a trajectory whose calls met it.
     public var trajectoryPassRate: Double?
     /// Valid calls over attempted calls; nil when no call was attempted.
@@ -42,6 +44,7 @@ public struct AggregateMetrics: Sendable, Hashable, Codable {
         citationPrecision = Self.pooled(metrics.map(\.validCitationMarkers), of: metrics.map(\.citationMarkers))
         citedExpectedCoverage = Self.mean(metrics.compactMap(\.citedExpectedCoverage))
         quoteFidelity = Self.pooled(metrics.map(\.verbatimQuotes), of: metrics.map(\.quotes))
+        answersThatAreCalls = metrics.filter { $0.answerIsCall == true }.count
         toolCalls = metrics.map(\.toolCalls).reduce(0, +)
         let valid = metrics.map(\.validToolCalls).reduce(0, +)
         validToolCalls = toolCalls == 0 ? nil : Double(valid) / Double(toolCalls)

@@ -99,6 +99,7 @@ public struct EvaluationReport: Sendable, Hashable, Codable {
         lines.append(String(format: "mean latency: total %.2f s, retrieval %.2f s, prefill %.2f s, decode %.2f s",
                             a.latency.total, a.latency.retrieval, a.latency.prefill, a.latency.decode))
         lines.append("answers: \(settings.answerStyle); citation precision and quote fidelity are pooled over all markers and quotes")
+        lines.append("answers that are calls: \(a.answersThatAreCalls ?? 0) of \(a.runs)")
         lines.append("mean tokens: prompt \(a.tokens.prompt), cached \(a.tokens.cached), generated \(a.tokens.generated)"
                      + (a.failedRuns > 0 ? "; \(a.failedRuns) runs failed" : ""))
         return lines.joined(separator: "\n")

@@ -38,6 +38,10 @@ public struct SampleMetrics: Sendable, Hashable, Codable {
     public var verbatimQuotes: Int
     /// Verbatim quotes over all quotes; nil when the answer has no marker with text before it.
     public var quoteFidelity: Double?
+    /// Whether the answer the user reads holds a tool call in any spelling a Hermes-trained model
+    /// writes (bare or fenced JSON, a tag, a list: `ToolCallSyntax.containsCall`, the session's
+    /// own reader): an answer that is a call answers nothing. nil in reports from before it was counted.
+    public var answerIsCall: Bool?
     /// Whether the calls met the sample's trajectory; nil when it has none.
     public var trajectoryPass: Bool?
     public var trajectoryFailure: String?
@@ -74,6 +78,7 @@ public struct SampleMetrics: Sendable, Hashable, Codable {
             answer.localizedCaseInsensitiveContains(id) || (titles[id].map { !$0.isEmpty && answer.localizedCaseInsensitiveContains($0) } ?? false)
         }
         answerCoverage = Self.share(cited.count, of: expected.count)
+        answerIsCall = ToolCallSyntax.hermes.containsCall(answer)
         let check = CitationCheck(answer: answer, sources: observation.sources, toolOutputs: observation.toolOutputTexts)
         missingFacts = sample.expectedFacts.filter { !check.statement.localizedCaseInsensitiveContains($0) }
         grounded = sample.expectedFacts.isEmpty ? nil : missingFacts.isEmpty
