@@ -66,6 +66,12 @@ import Testing
         #expect(asWritten.reply.content.items.contains { trail($0.uniqueIdentifier)?.state == "Utah" })
     }
 
+    @Test func questionAskingSeveralThingsAddsNothing() async throws {
+        let (_, reply) = try await run(["terms": ["waterfall"]], question: "Which trails have waterfalls, and how many are in Utah?")
+        #expect(reply.adjustments.isEmpty)
+        #expect(reply.content.items.contains { trail($0.uniqueIdentifier)?.state == "California" })
+    }
+
     @Test func ratingTheQuestionNamesNarrowsTheResults() async throws {
         let (_, reply) = try await run(["terms": ["summit"]], question: "Which summit trails are rated 5?", guide: .focused())
         let items = reply.content.items

@@ -37,7 +37,8 @@ struct QuestionGrounding: Sendable, Hashable {
         case year(SearchableItemAttribute, Int)
     }
 
-    /// The conditions the question states, in question order.
+    /// The conditions the question states, in question order; none for a question that asks
+    /// several things (`isCompound`).
     var conditions: [Condition] = []
     /// Lower-cased values of any categorical attribute (lists included) the question names.
     var namedValues: Set<String> = []
@@ -76,6 +77,17 @@ struct QuestionGrounding: Sendable, Hashable {
             || question.range(of: #"\d{4}-\d{2}-\d{2}"#, options: .regularExpression) != nil
         asksAggregate = words.contains(where: Self.aggregateWords.contains)
             || text.contains(" how many ") || text.contains(" how much ") || text.contains(" number of ")
+        // "Which trails have waterfalls, and how many are in Utah?" names Utah for one of its
+        // searches only, and which search serves which part is the model's choice: a value it
+        // names still grounds the model's filters, but is added to none.
+        if Self.isCompound(question) { conditions = [] }
+    }
+
+    /// Whether the question asks several things: clauses joined after a comma or semicolon
+    /// ("…, and how many…"), or more than one question mark.
+    static func isCompound(_ question: String) -> Bool {
+        let lowered = question.lowercased()
+        return lowered.contains(", and ") || lowered.contains("; ") || lowered.filter { $0 == "?" }.count > 1
     }
 
     // MARK: What a model's query is grounded by
