@@ -17,7 +17,8 @@ public struct CitationCheck: Sendable, Hashable {
     /// The distinct shown sources the answer cites, in the order of their first marker.
     public let citedIdentifiers: [String]
     /// Quotes in front of markers, and how many of them are verbatim in the retrieved text
-    /// (the shown sources' text and the tool outputs' text).
+    /// (the shown sources' text and the tool outputs' text), whitespace runs read as one space
+    /// (`VerbatimText`: a sentence a PDF wrapped over two lines is quoted on one).
     public let quotes: Int
     public let verbatimQuotes: Int
     /// The answer without its markers: what it states. A marker is no statement: `[trail-004]`
@@ -26,7 +27,7 @@ public struct CitationCheck: Sendable, Hashable {
 
     public init(answer: String, sources: [CitableSource], toolOutputs: [String]) {
         let shown = Set(sources.map(\.id))
-        let retrieved = sources.map(\.text) + toolOutputs
+        let retrieved = (sources.map(\.text) + toolOutputs).map(VerbatimText.normalized)
         var markers: [String] = []
         var cited: [String] = []
         var quotes = 0
@@ -61,10 +62,11 @@ public struct CitationCheck: Sendable, Hashable {
     /// Verbatim quotes over all quotes; nil when there is none.
     public var fidelity: Double? { quotes == 0 ? nil : Double(verbatimQuotes) / Double(quotes) }
 
+    /// `texts` are read by `VerbatimText.normalized`.
     private static func isVerbatim(_ quote: String, in texts: [String], mayHaveLeadIn: Bool) -> Bool {
-        if texts.contains(where: { $0.contains(quote) }) { return true }
+        if texts.contains(where: { VerbatimText.contains(quote, inNormalized: $0) }) { return true }
         guard mayHaveLeadIn, let cut = quote.firstRange(of: ": ") ?? quote.firstRange(of: ":\n") else { return false }
         let rest = quote[cut.upperBound...].trimmingCharacters(in: .whitespacesAndNewlines)
-        return !rest.isEmpty && texts.contains { $0.contains(rest) }
+        return texts.contains { VerbatimText.contains(rest, inNormalized: $0) }
     }
 }

@@ -1,35 +1,109 @@
 import Foundation
 
-/// Cuts retrieved text into the sentences quote mode offers: at line breaks, and after `.`, `!`
-/// or `?` (and a closing quote or bracket) followed by a space and an upper-case letter or a
-/// digit. "5.4 km" and "e.g. the" stay whole; "Mt. Tom" is cut, which costs a quote its
-/// start, never its fidelity: every piece is verbatim text of the source.
+/// Cuts retrieved text into the sentences quote mode offers.
+///
+/// First into paragraphs: a line break ends one unless the text merely wrapped there (a PDF's
+/// text from `pdftotext`, hard-wrapped Markdown), so a sentence wrapped over lines is one
+/// candidate, not two quotes with a marker between them. A line wrapped when it does not end a
+/// sentence and the next line continues it: both hold text, neither is a table row, the line
+/// is no Markdown heading and the next begins no block (a heading, a list item), and the next
+/// begins in lower case, with a digit or with punctuation, or the line was as long as the
+/// text's longest lines (a wrap before a capitalised word). A blank line or a page break (form
+/// feed) always ends a paragraph. Each paragraph's whitespace is read by
+/// `VerbatimText`, so a joined sentence is still verbatim source text where quotes are checked.
+///
+/// Then at sentence ends: after `.`, `!` or `?` (and a closing quote or bracket) followed by a
+/// space and an upper-case letter or a digit. "5.4 km" and "e.g. the" stay whole; "Mt. Tom" is
+/// cut, which costs a quote its start, never its fidelity.
 enum SentenceSplitter {
-    /// The sentences of `text`, trimmed, in order; fragments without a letter or digit and
-    /// headers that end in `:` ("text:") are left out.
+    /// The sentences of `text`, in order, whitespace runs as one space; fragments without a
+    /// letter or digit and headers that end in `:` ("text:") are left out.
     static func sentences(in text: String) -> [String] {
-        var sentences: [String] = []
-        for line in text.split(whereSeparator: \.isNewline) {
-            let characters = Array(line)
-            var start = 0
-            var index = 0
-            while index < characters.count {
-                if ".!?".contains(characters[index]) {
-                    var end = index + 1
-                    while end < characters.count, "\"'’”)]".contains(characters[end]) { end += 1 }
-                    if end + 1 < characters.count, characters[end] == " ",
-                       characters[end + 1].isUppercase || characters[end + 1].isNumber {
-                        sentences.append(String(characters[start..<end]))
-                        start = end + 1
-                        index = start
-                        continue
-                    }
-                }
-                index += 1
-            }
-            if start < characters.count { sentences.append(String(characters[start...])) }
-        }
-        return sentences.map { $0.trimmingCharacters(in: .whitespaces) }
+        paragraphs(in: text).flatMap(sentences(inParagraph:))
             .filter { sentence in sentence.contains { $0.isLetter || $0.isNumber } && !sentence.hasSuffix(":") }
+    }
+
+    /// A line this share of the longest line's length or longer is taken to fill the text's
+    /// width, when it is at least `minimumWrapWidth` characters (in a short text, such as a
+    /// result's title over its description, the longest line says nothing of a width).
+    private static let fullWidth = 0.8
+    private static let minimumWrapWidth = 50
+
+    /// The paragraphs of `text`, each with its wrapped lines joined. A form feed is a line
+    /// break of its own, so `pdftotext`'s "\n\f" between pages leaves an empty line there.
+    static func paragraphs(in text: String) -> [String] {
+        let lines = text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline)
+        let width = lines.map { $0.trimmingCharacters(in: .whitespaces).count }.max() ?? 0
+        var paragraphs: [String] = []
+        var current: [Substring] = []
+        for line in lines {
+            if let last = current.last, !continues(last, with: line, width: width) {
+                paragraphs.append(VerbatimText.normalized(current.joined(separator: " ")))
+                current = []
+            }
+            current.append(line)
+        }
+        paragraphs.append(VerbatimText.normalized(current.joined(separator: " ")))
+        return paragraphs.filter { !$0.isEmpty }
+    }
+
+    /// Whether `next` continues `line`, which the text wrapped.
+    private static func continues(_ line: Substring, with next: Substring, width: Int) -> Bool {
+        let line = line.trimmingCharacters(in: .whitespaces), next = next.trimmingCharacters(in: .whitespaces)
+        guard !line.isEmpty, let first = next.first, !line.hasPrefix("#"), !startsBlock(next), !isTableRow(line), !isTableRow(next),
+              !endsSentence(line) else { return false }
+        if first.isLowercase || first.isNumber || "([\"'‘“,;–—-".contains(first) { return true }
+        return line.count >= minimumWrapWidth && Double(line.count) >= fullWidth * Double(width)
+    }
+
+    /// A line that ends a sentence or introduces what follows: its last character, closing
+    /// quotes and brackets aside, is `.`, `!`, `?` or `:`.
+    private static func endsSentence(_ line: String) -> Bool {
+        let end = line.reversed().first { !"\"'’”)]".contains($0) }
+        return end.map { ".!?:".contains($0) } ?? false
+    }
+
+    /// A Markdown heading (`#`) or quote (`>`), a list item (`-`, `*`, `+`, `•`, `1.`, `2)`,
+    /// `a)`) or a numbered heading (`1.1 Tool safety`): a line that begins a block of its own.
+    /// A line that begins with a plain number ("8 percent keeps water…") continues a sentence.
+    private static func startsBlock(_ line: String) -> Bool {
+        if line.hasPrefix("#") || line.hasPrefix(">") { return true }
+        let words = line.split(separator: " ", maxSplits: 1)
+        guard words.count == 2, let marker = words.first, let last = marker.last else { return false }
+        if marker.count == 1 { return "-*+•–".contains(last) }
+        let body = last == "." || last == ")" ? marker.dropLast() : marker
+        if last == ")", body.count == 1, body.allSatisfy(\.isLetter) { return true }
+        guard body.first?.isNumber == true, body.allSatisfy({ $0.isNumber || $0 == "." }) else { return false }
+        return body.count < marker.count || body.contains(".")
+    }
+
+    /// A row of a table: cells split by `|` or tabs, or columns set apart by runs of spaces
+    /// (`pdftotext -layout`).
+    private static func isTableRow(_ line: String) -> Bool {
+        line.contains("|") || line.contains("\t") || line.contains("   ")
+    }
+
+    /// The sentences of one paragraph (its whitespace already single spaces).
+    private static func sentences(inParagraph paragraph: String) -> [String] {
+        var sentences: [String] = []
+        let characters = Array(paragraph)
+        var start = 0
+        var index = 0
+        while index < characters.count {
+            if ".!?".contains(characters[index]) {
+                var end = index + 1
+                while end < characters.count, "\"'’”)]".contains(characters[end]) { end += 1 }
+                if end + 1 < characters.count, characters[end] == " ",
+                   characters[end + 1].isUppercase || characters[end + 1].isNumber {
+                    sentences.append(String(characters[start..<end]))
+                    start = end + 1
+                    index = start
+                    continue
+                }
+            }
+            index += 1
+        }
+        if start < characters.count { sentences.append(String(characters[start...])) }
+        return sentences.map { $0.trimmingCharacters(in: .whitespaces) }
     }
 }
