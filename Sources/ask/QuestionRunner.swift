@@ -58,22 +58,33 @@ struct QuestionRunner: Sendable {
         return report
     }
 
-    /// Reads the snapshots: trace lines as tool outputs arrive, the answer as it grows.
+    /// Reads the snapshots: trace lines as tool outputs arrive, the answer as it grows with its
+    /// markers as the numbers of the sources listed after it. Text from a marker still open is
+    /// held back until its `]` tells whether it cites a source; the text so far is numbered as
+    /// the whole answer will be (`Citation.citations` over the sources shown so far, whose order
+    /// of first markers a longer text only extends), and the end by the response's citations.
     private func stream(_ stream: ResponseStream<String>, tool: SearchTool) async throws -> (LanguageModelSession.Response<String>, Trace) {
         var printed = 0
+        func show(_ text: String, numbers: CitationNumbers) {
+            let rendered = numbers.rendered(text)
+            guard !json, rendered.count > printed else { return }
+            Terminal.output(String(rendered.dropFirst(printed)))
+            printed = rendered.count
+        }
         var trace = Trace(searchToolName: tool.name, fetchToolName: tool.configuration.fetchToolName)
         for try await snapshot in stream {
             for step in trace.read(snapshot.transcriptEntries) where !json {
                 Terminal.output(Terminal.dim(traceLine(step, tool: tool)) + "\n")
             }
-            if !json, snapshot.content.count > printed {
-                Terminal.output(String(snapshot.content.dropFirst(printed)))
-                printed = snapshot.content.count
-            }
+            guard !json else { continue }
+            let content = snapshot.content
+            let ready = String(content[..<(Citation.openMarkerStart(in: content) ?? content.endIndex)])
+            let citations = Citation.markers(in: ready).isEmpty ? [] : Citation.citations(in: ready, sources: snapshot.sources)
+            show(ready, numbers: CitationNumbers(citations))
         }
         try Task.checkCancellation()
         let response = try await stream.collect()
-        if !json, response.content.count > printed { Terminal.output(String(response.content.dropFirst(printed))) }
+        show(response.content, numbers: CitationNumbers(response.citations))
         return (response, trace)
     }
 
@@ -106,18 +117,18 @@ struct QuestionRunner: Sendable {
         let items = try await setup.index.fetchItems(identifiers: ids)
         let byID = Dictionary(items.map { ($0.uniqueIdentifier, $0) }, uniquingKeysWith: { first, _ in first })
         let fetchedSet = Set(fetched)
-        let numbers = Dictionary(cited.enumerated().map { ($1, $0 + 1) }, uniquingKeysWith: { first, _ in first })
+        let numbers = CitationNumbers(citations)
         let locations = Dictionary(citations.map { ($0.sourceID, $0.location) }, uniquingKeysWith: { first, _ in first })
         // The best passage each search showed, newest reply last (it wins).
         let passages = replies.reduce(into: [String: PassageMatch]()) { shown, reply in shown.merge(reply.passages) { $1 } }
         // An id the model made up (a fetch of an item that does not exist) is no source.
         return ids.compactMap { id in
             let set = byID[id]?.attributeSet
-            guard set != nil || numbers[id] != nil else { return nil }
+            guard set != nil || numbers.number(of: id) != nil else { return nil }
             let passage = passages[id]
             let shownPlace = passage.flatMap { $0.passage.count > 1 ? $0.passage.location.description : nil }
             return AnswerReport.Source(id: id, title: set?.title ?? set?.displayName, path: set?.path, fetched: fetchedSet.contains(id),
-                                       citation: numbers[id], location: (locations[id] ?? nil) ?? shownPlace, snippet: passage?.snippet)
+                                       citation: numbers.number(of: id), location: (locations[id] ?? nil) ?? shownPlace, snippet: passage?.snippet)
         }
     }
 
