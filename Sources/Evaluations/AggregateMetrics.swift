@@ -16,6 +16,9 @@ public struct AggregateMetrics: Sendable, Hashable, Codable {
     public var citationPrecision: Double?
     /// Mean share of expected items cited with a marker, over runs that expect items.
     public var citedExpectedCoverage: Double?
+    /// Cited sources among the samples' expected items over all cited sources judged
+    /// (`SampleMetrics.citationRelevance`), pooled over runs; nil when no judged answer cites.
+    public var citationRelevance: Double?
     /// Verbatim quotes over all quotes, pooled over runs; nil when no answer quotes.
     public var quoteFidelity: Double?
     /// Runs whose answer is a tool call written as text (`SampleMetrics.answerIsCall`).
@@ -43,6 +46,7 @@ public struct AggregateMetrics: Sendable, Hashable, Codable {
         trajectoryPassRate = Self.mean(metrics.compactMap(\.trajectoryPass).map { $0 ? 1 : 0 })
         citationPrecision = Self.pooled(metrics.map(\.validCitationMarkers), of: metrics.map(\.citationMarkers))
         citedExpectedCoverage = Self.mean(metrics.compactMap(\.citedExpectedCoverage))
+        citationRelevance = Self.pooled(metrics.map(\.relevantCitations), of: metrics.map(\.judgedCitations))
         quoteFidelity = Self.pooled(metrics.map(\.verbatimQuotes), of: metrics.map(\.quotes))
         answersThatAreCalls = metrics.filter { $0.answerIsCall == true }.count
         toolCalls = metrics.map(\.toolCalls).reduce(0, +)

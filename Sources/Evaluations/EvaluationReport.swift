@@ -63,14 +63,14 @@ public struct EvaluationReport: Sendable, Hashable, Codable {
     public func table() -> String {
         let passages = aggregate.passageCoverage != nil
         let header = ["sample", "result cov"] + (passages ? ["passage cov"] : [])
-            + ["answer cov", "grounded", "cite prec", "cited cov", "fidelity", "trajectory", "valid calls", "tools", "time s", "tokens"]
+            + ["answer cov", "cite rel", "grounded", "cite prec", "cited cov", "fidelity", "trajectory", "valid calls", "tools", "time s", "tokens"]
         var rows: [[String]] = results.map { result in
             let m = result.metrics
             let id = settings.repetitions > 1 ? "\(result.sampleID)#\(result.repetition + 1)" : result.sampleID
             return [
                 id + (result.error == nil ? "" : " (failed)"),
                 Percent(m.resultCoverage).description] + (passages ? [Percent(m.passageCoverage).description] : []) + [
-                Percent(m.answerCoverage).description,
+                Percent(m.answerCoverage).description, Percent(m.citationRelevance).description,
                 m.grounded.map { $0 ? "yes" : "no" } ?? "–",
                 Percent(m.citationPrecision).description, Percent(m.citedExpectedCoverage).description, Percent(m.quoteFidelity).description,
                 m.trajectoryPass.map { $0 ? "pass" : "fail" } ?? "–",
@@ -82,7 +82,7 @@ public struct EvaluationReport: Sendable, Hashable, Codable {
         }
         let a = aggregate
         rows.append(["ALL (\(a.runs) runs)", Percent(a.resultCoverage).description] + (passages ? [Percent(a.passageCoverage).description] : []) + [
-                     Percent(a.answerCoverage).description,
+                     Percent(a.answerCoverage).description, Percent(a.citationRelevance).description,
                      Percent(a.groundedRate).description, Percent(a.citationPrecision).description,
                      Percent(a.citedExpectedCoverage).description, Percent(a.quoteFidelity).description, Percent(a.trajectoryPassRate).description,
                      Percent(a.validToolCalls).description, "\(a.toolCalls) calls", String(format: "%.1f", a.latency.total),
@@ -98,7 +98,8 @@ public struct EvaluationReport: Sendable, Hashable, Codable {
         lines.append(line(rows[rows.count - 1]))
         lines.append(String(format: "mean latency: total %.2f s, retrieval %.2f s, prefill %.2f s, decode %.2f s",
                             a.latency.total, a.latency.retrieval, a.latency.prefill, a.latency.decode))
-        lines.append("answers: \(settings.answerStyle); citation precision and quote fidelity are pooled over all markers and quotes")
+        lines.append("answers: \(settings.answerStyle); citation precision and quote fidelity are pooled over all markers and quotes, "
+                     + "citation relevance (cited sources among the expected items) over all cited sources")
         lines.append("answers that are calls: \(a.answersThatAreCalls ?? 0) of \(a.runs)")
         lines.append("mean tokens: prompt \(a.tokens.prompt), cached \(a.tokens.cached), generated \(a.tokens.generated)"
                      + (a.failedRuns > 0 ? "; \(a.failedRuns) runs failed" : ""))

@@ -33,6 +33,14 @@ public struct SampleMetrics: Sendable, Hashable, Codable {
     /// Share of the expected identifiers the answer cites with a marker; nil when the sample
     /// expects no items.
     public var citedExpectedCoverage: Double?
+    /// Of the sources the answer cites (`citedIdentifiers`), how many are among the sample's
+    /// expected items, and how many were judged: all of them, or none when the sample expects
+    /// no items (nothing to judge a citation by).
+    public var relevantCitations: Int
+    public var judgedCitations: Int
+    /// `relevantCitations / judgedCitations`: whether what the answer cites is what the question
+    /// is about, where precision only says it was shown. nil when nothing was judged.
+    public var citationRelevance: Double?
     /// Quotes in front of markers, and those found verbatim in the retrieved text.
     public var quotes: Int
     public var verbatimQuotes: Int
@@ -88,6 +96,9 @@ public struct SampleMetrics: Sendable, Hashable, Codable {
         citationPrecision = check.precision
         citedIdentifiers = check.citedIdentifiers
         citedExpectedCoverage = Self.share(expected.filter(check.citedIdentifiers.contains).count, of: expected.count)
+        judgedCitations = expected.isEmpty ? 0 : check.citedIdentifiers.count
+        relevantCitations = expected.isEmpty ? 0 : check.citedIdentifiers.filter(expected.contains).count
+        citationRelevance = Self.share(relevantCitations, of: judgedCitations)
         quotes = check.quotes
         verbatimQuotes = check.verbatimQuotes
         quoteFidelity = check.fidelity

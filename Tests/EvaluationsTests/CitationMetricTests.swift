@@ -45,6 +45,56 @@ struct CitationMetricTests {
         #expect(stated.metrics.grounded == true)
     }
 
+    /// "priya" shows trail-001 and trail-014; the sample expects only trail-001.
+    @Test func citationRelevanceIsTheShareOfCitedSourcesThatTheSampleExpects() async throws {
+        let sample = Scripted.sample(["trail-001"])
+        let result = try await Scripted.run(sample, script: [
+            Scripted.search(#"{"terms": ["priya"]}"#),
+            "Granite staircase beside Vernal Fall, soaked by spray at high water. [trail-001] Again. [trail-001] "
+                + "Long climb above Grinnell Lake to the glacier and its iceberg-dotted upper lake. [trail-014] Invented. [trail-099]",
+        ])
+        let m = result.metrics
+        #expect(m.citedIdentifiers == ["trail-001", "trail-014"], "a source counts once; a marker naming nothing shown is no source")
+        #expect(m.relevantCitations == 1 && m.judgedCitations == 2)
+        #expect(m.citationRelevance == 0.5)
+
+        let uncited = try await Scripted.run(sample, script: [Scripted.search(#"{"terms": ["priya"]}"#), "The Mist Trail."])
+        #expect(uncited.metrics.citationRelevance == nil && uncited.metrics.judgedCitations == 0)
+    }
+
+    @Test func aSampleThatExpectsNoItemsJudgesNoCitationAndTheAggregatePoolsTheRest() async throws {
+        let results = try await Scripted.run([Scripted.sample([]), Scripted.sample(["trail-001"]), Scripted.sample(["trail-014"])], script: [
+            Scripted.search(#"{"terms": ["priya"]}"#), "Granite staircase beside Vernal Fall, soaked by spray at high water. [trail-001]",
+            Scripted.search(#"{"terms": ["priya"]}"#), "Mist Trail. [trail-001] Grinnell. [trail-014]",
+            Scripted.search(#"{"terms": ["priya"]}"#), "Mist Trail. [trail-001]",
+        ])
+        #expect(results[0].metrics.citationRelevance == nil && results[0].metrics.judgedCitations == 0)
+        #expect(results[1].metrics.citationRelevance == 0.5)
+        #expect(results[2].metrics.citationRelevance == 0)
+        let aggregate = AggregateMetrics(results)
+        #expect(aggregate.citationRelevance == 1.0 / 3.0, "pooled: 1 of the 3 cited sources judged, not the mean of 0.5 and 0")
+        let report = EvaluationReport(settings: .init(model: "m", corpus: "c", samples: "s", guide: "complete", format: "compact",
+                                                      contextWindow: 4096, repetitions: 1, seed: nil, today: nil, answerStyle: "quote"),
+                                      results: results)
+        #expect(report.table().contains("cite rel"))
+        let json = try #require(try JSONSerialization.jsonObject(with: report.jsonData()) as? [String: Any])
+        let aggregateJSON = try #require(json["aggregate"] as? [String: Any])
+        #expect(aggregateJSON["citationRelevance"] as? Double == 1.0 / 3.0)
+    }
+
+    /// The quote grammar offers a sentence a PDF wrapped over lines with a space where the line
+    /// broke; the check reads whitespace the same way (`VerbatimText`), and still rejects a
+    /// change of words.
+    @Test func aQuoteOfASentenceWrappedOverLinesIsVerbatim() {
+        let source = CitableSource(id: "handbook.pdf", text: "The washed-out switchback\nbelow Cutler Saddle was rebuilt with 14 locust-wood\n"
+                                   + "check steps.  It held.\u{0C}Next page.")
+        let wrapped = CitationCheck(answer: "The washed-out switchback below Cutler Saddle was rebuilt with 14 locust-wood check steps. [handbook.pdf] "
+                                    + "It held. [handbook.pdf]", sources: [source], toolOutputs: [])
+        #expect(wrapped.quotes == 2 && wrapped.verbatimQuotes == 2)
+        let changed = CitationCheck(answer: "The switchback below Cutler Saddle was rebuilt. [handbook.pdf]", sources: [source], toolOutputs: [])
+        #expect(changed.quotes == 1 && changed.verbatimQuotes == 0)
+    }
+
     @Test func theAggregatePoolsMarkersAndQuotes() async throws {
         let results = try await Scripted.run([Scripted.sample(["trail-001"]), Scripted.sample(["trail-001"])], script: [
             Scripted.search(#"{"terms": ["priya"]}"#), "Granite staircase beside Vernal Fall, soaked by spray at high water. [trail-001]",
