@@ -4,8 +4,10 @@
 #
 #   scripts/setup.sh            system packages + the default model + the default embedding model
 #   scripts/setup.sh --gpu      also the optional GPU backends for ggml (Vulkan; CUDA where offered)
-#   scripts/setup.sh --model NAME   also an optional model from models.lock (gemma-3-270m: a second
-#                               chat family, 253 MB)
+#   scripts/setup.sh --model NAME   also an optional model from models.lock, checked against its
+#                               sha256 (repeatable): the panel's gemma-3-270m (a second chat family,
+#                               253 MB), qwen2.5-coder-0.5b (Hermes tool calls, 491 MB; the test
+#                               command installs it) and qwen2.5-coder-1.5b (1.1 GB, for eval and bench)
 #
 # Debian 12 has no llama.cpp packages, so they come from Debian unstable, pinned low (priority
 # 100) so that nothing else on the machine moves unless a llama.cpp package needs it.

@@ -5,9 +5,6 @@ import LocalModel
 
 @Suite("Function-calling evaluation", .serialized)
 struct FunctionCallEvaluationTests {
-    static let modelURL = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent().appendingPathComponent("models/SmolLM2-135M-Instruct.Q4_1.gguf")
-
     static let weather = FunctionCallCase.ToolDefinition(
         name: "get_weather", description: "Weather for a city",
         parameters: ["type": "object", "properties": ["city": ["type": "string"]], "required": ["city"]])
@@ -65,7 +62,7 @@ struct FunctionCallEvaluationTests {
     /// ends with a result per case, and the report's counts add up. Whether the model picks the
     /// right call is what the evaluation measures, and it differs between CPUs.
     @Test func runsShippedCasesWithTheDefaultModel() async throws {
-        let model = try LocalModel(contentsOf: Self.modelURL)
+        let model = try LocalModel(contentsOf: TestModel.url)
         let all = try FunctionCallCaseReader().cases(contentsOf: SampleData.functionCalls)
         let cases = all.filter { ["pick-weather", "nested-ship", "exp-coulomb"].contains($0.id) }
         try #require(cases.count == 3)

@@ -13,11 +13,8 @@ import SearchIndex
 /// well the model does is what `eval` measures and its thresholds gate.
 @Suite("Evaluation with the default model", .serialized)
 struct RealModelEvaluationTests {
-    static let modelURL = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent().appendingPathComponent("models/SmolLM2-135M-Instruct.Q4_1.gguf")
-
     @Test func runsTheFirstSamplesWithValidCalls() async throws {
-        let model = try LocalModel(contentsOf: Self.modelURL)
+        let model = try LocalModel(contentsOf: TestModel.url)
         let samples = Array(try SampleReader().samples(contentsOf: SampleData.trailsSamples).prefix(3))
         let corpus = try CorpusReader().items(contentsOf: SampleData.trailsCorpus)
         let runner = EvaluationRunner(model: model, configuration: .init(guide: .focused, maximumResponseTokens: 200))

@@ -1,10 +1,14 @@
 import Foundation
 import LocalModel
 
-/// The real default model, installed by scripts/setup.sh, loaded once for all tests.
+/// The real model the tests load once: the default (SmolLM2-135M, installed by
+/// scripts/setup.sh), or the file $LANTERN_TEST_MODEL names, which is how scripts/test.sh runs
+/// the generating suites again with another panel model (Qwen2.5-Coder-0.5B): they assert what
+/// Lantern guarantees, so they must hold with any model. Every test target that loads a model
+/// reads the same variable.
 enum TestModel {
     static let url: URL = {
-        if let path = ProcessInfo.processInfo.environment["LANTERN_TEST_MODEL"] { return URL(fileURLWithPath: path) }
+        if let path = ProcessInfo.processInfo.environment["LANTERN_TEST_MODEL"], !path.isEmpty { return URL(fileURLWithPath: path) }
         return URL(fileURLWithPath: #filePath)
             .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
             .appendingPathComponent("models/SmolLM2-135M-Instruct.Q4_1.gguf")

@@ -80,16 +80,6 @@ enum TrailCorpus {
     }
 }
 
-/// The real default model, loaded once.
-enum TestModel {
-    static let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        .appendingPathComponent("models/SmolLM2-135M-Instruct.Q4_1.gguf")
-    private static let loaded = Result { () throws(LocalModelError) -> LocalModel in
-        try LocalModel(contentsOf: url, configuration: .init(threads: 2))
-    }
-    static func shared() throws -> LocalModel { try loaded.get() }
-}
-
 extension JSONValue {
     static func query(_ object: JSONObject) -> SearchTool.Arguments? {
         try? SearchTool.Arguments(.object(["query": .object(object)]))

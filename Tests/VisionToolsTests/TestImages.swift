@@ -69,19 +69,6 @@ struct TestImages {
     }
 }
 
-/// The real default model, loaded once for the session test.
-enum TestModel {
-    static let url = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        .appendingPathComponent("models/SmolLM2-135M-Instruct.Q4_1.gguf")
-
-    private static let loaded = Result { () throws(LocalModelError) -> LocalModel in
-        try LocalModel(contentsOf: url, configuration: .init(threads: 2))
-    }
-
-    static func shared() throws -> LocalModel { try loaded.get() }
-}
-
 /// The words of a text, lowercased, without punctuation: what OCR output is compared on.
 func words(_ text: String) -> [String] {
     text.lowercased().split { !$0.isLetter && !$0.isNumber }.map(String.init)

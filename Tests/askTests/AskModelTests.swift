@@ -32,7 +32,7 @@ import Testing
 
     @Test func jsonAnswerOverTheSampleCorpus() throws {
         let ask = try AskProcess()
-        let result = try ask.run(["--json", "--max-tokens", "120", "Which trails in California have water features?"])
+        let result = try ask.run(AskProcess.modelArguments + ["--json", "--max-tokens", "120", "Which trails in California have water features?"])
         // The sample index was built on first run inside this test's data folder.
         #expect(FileManager.default.fileExists(atPath: ask.dataHome.url.appendingPathComponent("lantern/indexes/sample.sqlite").path))
         if Self.endedAtTheRoundLimit(result) {
@@ -84,7 +84,7 @@ import Testing
     /// answer. Whatever the model wrote, no tool framing reaches the answer.
     @Test(arguments: ["quote", "prose"])
     func theAnswerFlagChoosesTheStyleAndJSONNumbersTheCitedSources(style: String) throws {
-        let result = try AskProcess().run(["--json", "--answer", style, "--max-tokens", "160", "Which trails in California have water features?"])
+        let result = try AskProcess().run(AskProcess.modelArguments + ["--json", "--answer", style, "--max-tokens", "160", "Which trails in California have water features?"])
         if Self.endedAtTheRoundLimit(result) { return }
         #expect(result.status == 0, "\(result.stderr)")
         let object = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any], "\(result.stdout)")
@@ -123,7 +123,7 @@ import Testing
         qrencode.waitUntilExit()
         try #require(qrencode.terminationStatus == 0, "qrencode failed (run scripts/setup.sh)")
 
-        let result = try ask.run(["--json", "--trace", "--max-tokens", "120", "--image", image.path + ":parcel", "What does the code in parcel say?"])
+        let result = try ask.run(AskProcess.modelArguments + ["--json", "--trace", "--max-tokens", "120", "--image", image.path + ":parcel", "What does the code in parcel say?"])
         if Self.endedAtTheRoundLimit(result) { return }
         #expect(result.status == 0, "\(result.stderr)")
         let object = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any], "\(result.stdout)")
@@ -156,7 +156,7 @@ import Testing
         #expect(indexed.status == 0, "\(indexed.stderr)")
         #expect(indexed.stdout.contains("indexed 3 files"), "\(indexed.stdout)")
 
-        let result = try ask.run(["--index", "notes", "--json", "--max-tokens", "120", "Where did we paddle the kayak?"])
+        let result = try ask.run(AskProcess.modelArguments + ["--index", "notes", "--json", "--max-tokens", "120", "Where did we paddle the kayak?"])
         if Self.endedAtTheRoundLimit(result) { return }
         #expect(result.status == 0, "\(result.stderr)")
         let object = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any], "\(result.stdout)")
@@ -176,7 +176,7 @@ import Testing
     }
 
     @Test func textOutputStreamsTraceThenAnswerThenSources() throws {
-        let result = try AskProcess().run(["--max-tokens", "120", "--format", "compact", "Which trails are in Utah?"])
+        let result = try AskProcess().run(AskProcess.modelArguments + ["--max-tokens", "120", "--format", "compact", "Which trails are in Utah?"])
         // the trace streams before the end, so it is checked either way the model ends
         #expect(result.status == 0 || Self.endedAtTheRoundLimit(result), "\(result.stderr)")
         let lines = result.stdout.split(separator: "\n", omittingEmptySubsequences: false)
@@ -194,7 +194,7 @@ import Testing
     @Test func ctrlCStopsTheAnswerAndExitsWith130() throws {
         let ask = try AskProcess()
         // SIGINT as soon as the first trace line is out: the model is generating the answer.
-        let result = try ask.run(["--max-tokens", "400", "Tell me everything about every trail in California."]) { process in
+        let result = try ask.run(AskProcess.modelArguments + ["--max-tokens", "400", "Tell me everything about every trail in California."]) { process in
             kill(process.processIdentifier, SIGINT)
         }
         #expect(!result.killedBySignal, "the signal was handled, not fatal")
@@ -207,7 +207,7 @@ import Testing
     /// answered before it are reported.
     @Test func questionsPipedWithoutAQuestionAreEachAnswered() throws {
         let ask = try AskProcess()
-        let process = ask.process(["--json", "--max-tokens", "120"])
+        let process = ask.process(AskProcess.modelArguments + ["--json", "--max-tokens", "120"])
         let input = Pipe(), output = Pipe(), errors = Pipe()
         process.standardInput = input
         process.standardOutput = output

@@ -23,6 +23,14 @@ struct AskProcess {
         return repository.appendingPathComponent(".build/debug/ask")
     }()
     static let defaultModel = repository.appendingPathComponent("models/SmolLM2-135M-Instruct.Q4_1.gguf")
+    /// What the tests that ask the model a question put first: `--model` with the file
+    /// $LANTERN_TEST_MODEL names, as every test target that loads a model reads it (scripts/test.sh
+    /// runs them again with Qwen2.5-Coder-0.5B this way), or nothing, so that `ask` finds its
+    /// default model itself.
+    static let modelArguments: [String] = {
+        guard let path = ProcessInfo.processInfo.environment["LANTERN_TEST_MODEL"], !path.isEmpty else { return [] }
+        return ["--model", path]
+    }()
 
     /// A temporary folder used as XDG_DATA_HOME, removed when the test drops it.
     let dataHome: TemporaryFolder
