@@ -30,6 +30,8 @@ struct BenchmarkArguments: ParsableCommand {
     @Option(.chatTemplate) var chatTemplate: String?
     @Option("section", ArgumentType.choice.named("NAME"), help: "Run this section only (repeatable; default: every section).") var sections: [BenchmarkSection]
     @Option("json", .text("FILE"), help: "Also write the run's results as JSON to FILE.") var json: String?
+    @Option("limit", .wholeNumber(atLeast: 1), help: "Ask at most N questions of each sample set (e2e, evaluation): a smoke run, not figures.")
+    var limit: Int?
     @Argument("MODE", help: "A child mode (see MODES); none runs the benchmark.") var words: [String]
 
     /// The mode the words name, or a usage error naming the first word that names none.

@@ -7,13 +7,25 @@ import Synchronization
 /// results can be compared across runs.
 struct BenchmarkEnvironment: Sendable {
     var quick: Bool
+    /// `--limit`: the most questions a section asks of one sample set.
+    var limit: Int?
     var modelURL: URL
+    /// Whether `--model` named the model: the evaluation section then runs that model alone
+    /// instead of the whole panel.
+    var modelWasChosen: Bool
     var threads: Int
     /// `--chat-template`, for models whose file names no layout.
     var chatTemplate: String?
     /// `--gpu-layers`, `--rpc`, `--tensor-split`: where the sections' model runs.
     var placement: PlacementOptions
     var workDirectory: URL
+
+    /// The questions a section asks of one sample set: the first `--limit` of `samples`, else
+    /// `quickSamples` under `--quick`, else all of them.
+    func chosen<Sample>(_ samples: [Sample], quick quickSamples: @autoclosure () -> [Sample]) -> [Sample] {
+        if let limit { return Array(samples.prefix(limit)) }
+        return quick ? quickSamples() : samples
+    }
 
     /// How every section loads the model: the run's threads, chat layout and placement.
     var modelConfiguration: LocalModel.Configuration {

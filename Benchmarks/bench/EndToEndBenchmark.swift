@@ -13,9 +13,11 @@ import TokenBudget
 /// `LlamaServerModel`, so the server reads Lantern's own ChatML prompt with its tool
 /// definitions, each round is constrained by the GBNF Lantern's session uses for that round,
 /// and the session's call parser, tool instances and tool-output layout run between the
-/// rounds, which go to /completion with `cache_prompt`. Two more peers show what a user of
-/// `llama-server --jinja` gets by default through the chat endpoint with OpenAI functions: the
-/// model's own template, and a tool-capable ChatML template. Questions are interleaved (each
+/// rounds, which go to /completion with `cache_prompt`; it sends `preserved_tokens` for the call
+/// markup a vocabulary spells as one token (Qwen's `<tool_call>`), as llama-server requires. Two
+/// more peers show what a user of `llama-server --jinja` gets by default through the chat
+/// endpoint with OpenAI tools: the natural peer (the model's own template, the server's parser
+/// reading the calls), and a tool-capable ChatML template. Questions are interleaved (each
 /// question on every side before the next), so that whatever else the machine does affects
 /// all sides alike.
 enum EndToEndBenchmark {
@@ -77,7 +79,7 @@ enum EndToEndBenchmark {
             try await index.indexSearchableItems(try CorpusReader().items(contentsOf: SampleData.trailsCorpus))
             setup = try await SearchSetup(index: index, guide: .focused, format: .structured)
             let all = try SampleReader().samples(contentsOf: SampleData.trailsSamples)
-            questions = environment.quick ? Array(all.prefix(EndToEndBenchmark.quickQuestionCount)) : all
+            questions = environment.chosen(all, quick: Array(all.prefix(EndToEndBenchmark.quickQuestionCount)))
         }
 
         func remove() { try? FileManager.default.removeItem(at: folder) }
@@ -99,7 +101,7 @@ enum EndToEndBenchmark {
         let chatMLServer = try await LlamaServer(model: environment.modelURL, threads: environment.threads, context: window.tokens,
                                                  chatTemplateFile: chatMLTemplate, logDirectory: fixture.folder)
         defer { chatMLServer.stop() }
-        let peers = [(label: "model's template", server: defaultServer), (label: "ChatML tools template", server: chatMLServer)]
+        let peers = [(label: naturalLabel, server: defaultServer), (label: "ChatML tools template", server: chatMLServer)]
 
         var ours: [Outcome] = []
         var same: [Outcome] = []
@@ -168,7 +170,9 @@ enum EndToEndBenchmark {
                 + "user turns) as /completion's `prompt`; each round the GBNF the session compiled for it in `grammar` (round 1 `.required`: "
                 + "calls only; later rounds `.allowed`: the quote-or-call grammar over the sources shown, or the call grammar lazy on "
                 + "`<tool_call>` via `grammar_lazy` and `grammar_triggers`), the session's stop strings, `n_predict` \(maximumResponseTokens), "
-                + "`temperature: 0`, `cache_prompt: true`. The session parses each reply with Lantern's call parser, validates and runs "
+                + "`temperature: 0`, `cache_prompt: true`, and in `preserved_tokens` the call markup and triggers this vocabulary spells "
+                + "as one token (`<tool_call>` and `</tool_call>` for Qwen2.5, which the server otherwise refuses as a "
+                + "trigger and leaves out of the text). The session parses each reply with Lantern's call parser, validates and runs "
                 + "the call on the same tool instances and index, and sends the next round. Not sent, because llama-server has no such "
                 + "request field: Lantern's forced prefix (the server generates a required call's opening `<tool_call>\\n{\"name\": \"` "
                 + "token by token under the grammar; Lantern decodes it with the prompt) and its repeated-span stop. /completion, not "
@@ -179,8 +183,10 @@ enum EndToEndBenchmark {
             perQuestionTable(fixture.questions, ours: ours, peer: same),
             "Lantern: " + summary(ours),
             "llama-server doing the same work: " + summary(same),
-            "The other two peers: /v1/chat/completions with the search and fetch tools as OpenAI functions, `tool_choice: \"required\"` "
-                + "in the first round, then \"auto\", and the harness running each call the server parsed on the same tool instances.",
+            "The other two peers: /v1/chat/completions with the search and fetch tools as OpenAI tools, `tool_choice: \"required\"` "
+                + "in the first round, then \"auto\", and the harness running each call the server's own parser read on the same tool "
+                + "instances. The natural peer, with the model's own template, is what a user of `llama-server --jinja -m MODEL` gets with no "
+                + "template of their own; the other gives the server a ChatML template with tool turns.",
             "The harness sends the peers' requests over a plain blocking socket (`LocalHTTP`) and is idle while the server works; "
                 + "before 2026-11-29 it used URLSession, whose waiting kept about 1.5 of the 2 cores busy and slowed the server about 2.5×.",
         ]
@@ -197,7 +203,7 @@ enum EndToEndBenchmark {
             name: "e2e", title: "End to end: sample questions, Lantern in-process vs llama-server",
             reference: "llama-server -t \(environment.threads) -c \(window.tokens) on 127.0.0.1 (llama.cpp-tools): doing the same work, "
                 + "/completion with Lantern's rendered prompt and per-round GBNF; and --jinja /v1/chat/completions with the same search "
-                + "and fetch tools as OpenAI functions (the model's template, a ChatML tools template), executed by the harness against the same index",
+                + "and fetch tools as OpenAI tools (the natural peer: the model's own template and the server's parser; a ChatML tools template), executed by the harness against the same index",
             rows: rows, notes: notes)
     }
 
@@ -227,6 +233,9 @@ enum EndToEndBenchmark {
 
     /// The same-work peer's name in rows.
     static let sameWorkLabel = "the same work on llama-server"
+    /// The natural peer's name in rows: llama-server `--jinja` with the model's own template,
+    /// its parser reading the calls.
+    static let naturalLabel = "model's own template and parser (the natural peer)"
 
     // MARK: The sides
 

@@ -11,7 +11,11 @@ import TokenBudget
 /// session's is), its stop strings and token cap, `cache_prompt`, greedy.
 ///
 /// Template, vocabulary and size come from the same model file loaded in-process, so the text
-/// the server reads is the text Lantern decodes. /completion rather than the chat endpoint:
+/// the server reads is the text Lantern decodes. Markup the vocabulary spells as one special
+/// token (Qwen's `<tool_call>` and `</tool_call>`) goes in `preserved_tokens`: the server refuses
+/// a trigger word that is one token unless it is preserved (a 400, "Grammar trigger word should
+/// be marked as preserved token"), and writes a special token's text into `content` only when it
+/// is, so without it the session's parser would never see the call's markers. /completion rather than the chat endpoint:
 /// the chat endpoint applies a request's `grammar` from the first token and drops its
 /// `grammar_lazy` (it sets its own from the template), so the rounds after a search, whose
 /// grammar waits for `<tool_call>` or a citation, could not be asked of it.
@@ -33,17 +37,20 @@ struct LlamaServerModel: LanguageModel {
 
     /// The server's one slot; `window` must be the context it was started with.
     func makeConversation(window: ContextWindow) throws -> any LanguageModelConversation {
-        Conversation(server: server, contextSize: window.tokens, timeout: timeout)
+        Conversation(server: server, local: local, contextSize: window.tokens, timeout: timeout)
     }
 
     final class Conversation: LanguageModelConversation {
         let server: LlamaServer
+        /// The in-process copy of the model: its vocabulary says which markup is one token.
+        let local: LocalModel
         let contextSize: Int
         let timeout: Double
         private let totals = Mutex(EngineCounters())
 
-        init(server: LlamaServer, contextSize: Int, timeout: Double) {
+        init(server: LlamaServer, local: LocalModel, contextSize: Int, timeout: Double) {
             self.server = server
+            self.local = local
             self.contextSize = contextSize
             self.timeout = timeout
         }
@@ -55,7 +62,8 @@ struct LlamaServerModel: LanguageModel {
             let (stream, continuation) = AsyncThrowingStream<GenerationEvent, any Error>.makeStream()
             let task = Task {
                 do {
-                    let reply = try await server.complete(try Self.request(prompt, parameters), timeout: timeout)
+                    let request = try Self.request(prompt, parameters, preserving: preservedTokens(parameters))
+                    let reply = try await server.complete(request, timeout: timeout)
                     let summary = Self.summary(of: reply)
                     totals.withLock { totals in
                         totals.tokensDecoded += summary.promptTokens - summary.reusedTokens + summary.generatedTokens
@@ -77,11 +85,21 @@ struct LlamaServerModel: LanguageModel {
             _ = try await server.complete(["prompt": .string(prompt), "n_predict": 0, "cache_prompt": true], timeout: timeout)
         }
 
-        /// The request body for one round.
-        static func request(_ prompt: String, _ parameters: GenerationParameters) throws -> JSONObject {
+        /// The markup of the family's calls and the round's triggers that this vocabulary spells
+        /// as one token: what the server must preserve to start the grammar on it and to show it.
+        func preservedTokens(_ parameters: GenerationParameters) -> [String] {
+            let syntax = local.chatTemplate.toolLayout.callSyntax
+            var words = [syntax.trigger, syntax.roundOpen, syntax.callOpen, syntax.callClose, syntax.roundClose, syntax.separator]
+            if case .lazy(let triggers, _, _)? = parameters.grammar?.activation { words += triggers }
+            return Set(words).filter { !local.singleTokens(spelling: $0).isEmpty }.sorted()
+        }
+
+        /// The request body for one round; `preserving` goes in `preserved_tokens`.
+        static func request(_ prompt: String, _ parameters: GenerationParameters, preserving: [String]) throws -> JSONObject {
             guard parameters.sampling == .greedy else { throw BenchmarkFailure("the llama-server model decodes greedily only") }
             var body: JSONObject = ["prompt": .string(prompt), "n_predict": .int(parameters.maximumTokens), "temperature": 0,
                                     "cache_prompt": true, "stream": false, "stop": .array(parameters.stopStrings.map(JSONValue.string))]
+            if !preserving.isEmpty { body["preserved_tokens"] = .array(preserving.map(JSONValue.string)) }
             guard let grammar = parameters.grammar else { return body }
             guard grammar.root == "root" else { throw BenchmarkFailure("llama-server starts a grammar at `root`, not `\(grammar.root)`") }
             body["grammar"] = .string(grammar.gbnf)
@@ -89,7 +107,7 @@ struct LlamaServerModel: LanguageModel {
                 // the server feeds a lazy grammar from its trigger on, as the session's call and citation grammars expect
                 guard grammarIncludesTrigger else { throw BenchmarkFailure("llama-server cannot start a grammar after its trigger (thinking)") }
                 body["grammar_lazy"] = true
-                // type 1 is a word; the server finds a word that is one token itself
+                // type 1 is a word; the server finds a word that is one token itself (preserved above)
                 body["grammar_triggers"] = .array(triggers.map { ["type": 1, "value": .string($0)] })
             }
             return body

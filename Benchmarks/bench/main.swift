@@ -33,7 +33,9 @@ do {
 }
 let environment = BenchmarkEnvironment(
     quick: arguments.quick,
+    limit: arguments.limit,
     modelURL: modelURL,
+    modelWasChosen: arguments.model != nil,
     threads: arguments.threads ?? LocalModel.Configuration().threads,
     chatTemplate: arguments.chatTemplate,
     placement: arguments.placement,
