@@ -209,7 +209,7 @@ public actor SearchableIndex {
     }
 
     /// `embedder`'s vectors of `texts`, checked: one per text, each of its dimension.
-    private static func embed(_ texts: [String], with embedder: any TextEmbedder) async throws(SearchIndexError) -> [[Float]] {
+    static func embed(_ texts: [String], with embedder: any TextEmbedder) async throws(SearchIndexError) -> [[Float]] {
         let vectors: [[Float]]
         do { vectors = try await embedder.embed(texts) } catch {
             throw .embeddingFailed(reason: "\(embedder.identity) failed: \(error)")
@@ -640,7 +640,7 @@ public actor SearchableIndex {
         return { [hide] database in QueryExecutor(database: database, compiler: compiler, timeZone: timeZone, hideExpiredAt: hide) }
     }
 
-    private func read<T: Sendable>(_ body: @Sendable (SQLiteDatabase) throws(SearchIndexError) -> T) async throws(SearchIndexError) -> T {
+    func read<T: Sendable>(_ body: @Sendable (SQLiteDatabase) throws(SearchIndexError) -> T) async throws(SearchIndexError) -> T {
         try await readWithVectors { (database, _) throws(SearchIndexError) in try body(database) }
     }
 

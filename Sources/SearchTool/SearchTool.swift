@@ -57,6 +57,11 @@ public struct SearchTool: Tool {
                       maximumResponseSize: configuration.maximumResponseSize, shownIdentifiers: engine.shownIdentifiers)
     }
 
+    /// Orders what this tool's searches and fetches showed by the user's question before the
+    /// answer round (`LanguageModelSession(evidenceRanker:)`), through the index's words and
+    /// meaning; a count comes first when the question asks how many.
+    public var evidenceRanker: any EvidenceRanker { QuestionEvidenceRanker(resolver: engine.resolver) }
+
     /// Every reply of every query this tool runs, in order (Apple's `searchResults`).
     public var searchResults: AsyncStream<SearchReply> { engine.channel.stream }
 
@@ -232,7 +237,8 @@ final class SearchEngine: Sendable {
         let text = formatter.data(final, header: "\(outcome.matched) items matched. \(request.stages.last?.name ?? "") result:",
                                   notes: outcome.notes, passages: outcome.passages)
         return ToolResult(text: text, structuredContent: replies,
-                          sources: ShownSources.results(of: final, in: text, attributes: capabilities.fetchAttributes, passages: outcome.passages))
+                          sources: ShownSources.results(of: final, in: text, attributes: capabilities.fetchAttributes, passages: outcome.passages,
+                                                        formatter: formatter))
     }
 
     /// The first line of a search's items: how many items hold the words and how many are

@@ -208,7 +208,7 @@ struct GroundedAnswerTests {
 
     @Test func theQuoteGrammarAcceptsOnlyVerbatimQuotes() throws {
         let model = try TestModel.shared()
-        let sources = try #require(GroundingGrammar.quotes(Self.shown, orToolCalls: nil))
+        let sources = try #require(GroundingGrammar.quotes(AnswerEvidence(unranked: Self.shown), orToolCalls: nil))
         #expect(try model.grammar(sources.gbnf, root: sources.root, accepts: "The spray soaks the granite steps. [note-1]"))
         #expect(try model.grammar(sources.gbnf, root: sources.root, accepts: "From your notes: Mist Trail climbs beside Vernal Fall. [note-1]\nWe saw the Mile Rock lighthouse. [note-2]"))
         // a sentence under another note's id, an altered sentence, a quote without its marker, and one twice
@@ -221,7 +221,7 @@ struct GroundedAnswerTests {
 
     @Test func theCitationGrammarAcceptsOnlyShownIDs() throws {
         let model = try TestModel.shared()
-        let grammar = GroundingGrammar.citations(Self.shown, orToolCalls: nil, trigger: "<tool_call>")
+        let grammar = GroundingGrammar.citations(AnswerEvidence(unranked: Self.shown), orToolCalls: nil, trigger: "<tool_call>")
         #expect(try model.grammar(grammar.gbnf, root: grammar.root, accepts: "[note-3] is where the batteries are, see also [note-1]."))
         #expect(try !model.grammar(grammar.gbnf, root: grammar.root, accepts: "[note-4] is where the batteries are."))
         #expect(try !model.grammar(grammar.gbnf, root: grammar.root, accepts: "[note-3] and [1]."))

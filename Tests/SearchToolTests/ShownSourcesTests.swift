@@ -27,11 +27,18 @@ import Testing
         }
     }
 
-    @Test func anAggregateAttachesNoRowsAndAFetchAttachesWhatTheModelRead() async throws {
+    @Test func anAggregateAttachesItsOwnResultAndAFetchAttachesWhatTheModelRead() async throws {
         let (index, _) = try await TrailCorpus.index()
         let tool = SearchTool(configuration: .init(sources: [TrailCorpus.source(index)], guide: .complete))
         let count = try await tool.result(for: try #require(JSONValue.query(["stages": [["stage": "count"]]])))
-        #expect(count.sources.isEmpty, "a count shows no item: the session takes the output itself as the source")
+        // no item row: the tool's own result, a sentence the output holds verbatim
+        let sentence = "\(TrailCorpus.trails.count) items match."
+        #expect(count.sources.map(\.kind) == [.result] && count.sources.first?.text == sentence)
+        #expect(count.text.contains(sentence))
+        let groups = try await tool.result(for: try #require(JSONValue.query(["stages": [["stage": "groupBy", "attribute": "stateOrProvince"]]])))
+        let groupText = try #require(groups.sources.first { $0.kind == .result }).text
+        for line in groupText.split(separator: "\n") { #expect(groups.text.contains(line) && line.hasSuffix(".")) }
+        #expect(groupText.contains("California: "))
 
         let id = try #require(TrailCorpus.trails.first?.id)
         let fetched = try await tool.fetchTool.result(for: .init(["id": .string(id)] as JSONValue))

@@ -16,10 +16,23 @@ public struct CitableSource: Sendable, Hashable, Codable {
     public var text: String
     /// Where in the item the text is ("page 40", "lines 10-20"); nil for the whole item.
     public var location: String?
+    /// Whether the text is an item's or the tool's own result.
+    public var kind: Kind
 
-    public init(id: String, text: String, location: String? = nil) {
+    /// What a source's text is.
+    public enum Kind: String, Sendable, Hashable, Codable {
+        /// Text of one item the tool showed (a result row, a fetched document).
+        case item
+        /// What the tool computed: a count, a statistic, groups. It can be the whole answer to
+        /// "how many" (`4 items match.`), so the answer round may quote it like an item's text;
+        /// the session names it after the tool (`spotlight_search`), whatever `id` the tool gave.
+        case result
+    }
+
+    public init(id: String, text: String, location: String? = nil, kind: Kind = .item) {
         self.id = id
         self.text = text
         self.location = location
+        self.kind = kind
     }
 }

@@ -4,8 +4,9 @@
 ///   source's id, then prose that may cite again. Before the first `[` nothing is constrained,
 ///   so prose costs what it costs without citations.
 /// - Quotes: a grammar active from the first token: an optional lead-in, then one or more
-///   `<sentence> [id]`, each sentence verbatim from the source it cites, in the order the
-///   sources were shown and each at most once (so a greedy model cannot loop on one quote).
+///   `<sentence> [id]`, each sentence verbatim from the source it cites, in the evidence's order
+///   (best first when ranked by the question) and each at most once (so a greedy model cannot
+///   loop on one quote).
 ///   The lead-in is one of `leadIns`: it can never add a claim. (A free lead-in of 80
 ///   characters let SmolLM2 write "The trail to the Grand Canyon is a scenic hike…" before its
 ///   quotes; one of the question's words made "Your notes to the in the in the:".)
@@ -20,20 +21,20 @@ struct GroundingGrammar {
     private static let prefix = "lantern-grounded-"
     private static let toolRound = prefix + "tool-round"
 
-    /// The citation grammar for `sources`; its root begins with `Citation.markerOpen`, the
+    /// The citation grammar for the sources of `evidence`; its root begins with `Citation.markerOpen`, the
     /// lazy trigger. With `toolCalls`, the root is also a round of calls (triggered by the
     /// call syntax's trigger).
-    static func citations(_ sources: ResponseSources, orToolCalls toolCalls: Grammar?, trigger: String) -> Grammar {
-        var rules = identifierRule(sources.identifiers)
+    static func citations(_ evidence: AnswerEvidence, orToolCalls toolCalls: Grammar?, trigger: String) -> Grammar {
+        var rules = identifierRule(evidence.sourceIDs)
         let excluded = Self.excludedCharacters(trigger: trigger)
         rules.append("\(prefix)citation ::= \(GBNF.literal(Citation.markerOpen)) \(prefix)id \(GBNF.literal(Citation.markerClose))")
         rules.append("\(prefix)cited ::= \(prefix)citation (\(excluded) | \(prefix)citation)*")
         return combined(answer: "\(prefix)cited", rules: rules, toolCalls: toolCalls)
     }
 
-    /// The quote grammar for `sources` (nil when they hold no sentence).
-    static func quotes(_ sources: ResponseSources, orToolCalls toolCalls: Grammar?) -> Grammar? {
-        let quotes = sources.quotes
+    /// The quote grammar for `evidence`, in its order (nil when it holds no sentence).
+    static func quotes(_ evidence: AnswerEvidence, orToolCalls toolCalls: Grammar?) -> Grammar? {
+        let quotes = evidence.quotes
         guard !quotes.isEmpty else { return nil }
         var rules: [String] = []
         let count = quotes.count

@@ -28,6 +28,10 @@ public final class LanguageModelSession: Sendable {
     public let repeatedToolCallPolicy: RepeatedToolCallPolicy
     /// How the transcript is cut when it no longer fits (oldest tool outputs first).
     public let trimmingPolicy: TranscriptTrimmingPolicy
+    /// Orders what the tools showed by the question before an answer round, so quotes and
+    /// citations offer the best evidence first and leave out what does not relate (`AnswerEvidence`).
+    /// nil: the order the tools showed it, all of it. (A Lantern addition.)
+    public let evidenceRanker: (any EvidenceRanker)?
     let tools: [ToolBox]
     private let state: Mutex<State>
 
@@ -47,10 +51,12 @@ public final class LanguageModelSession: Sendable {
     /// - Parameters:
     ///   - contextWindow: defaults to the model's `defaultContextWindow`.
     ///   - thinking: let a Qwen3 model think (see `isThinkingEnabled`).
+    ///   - evidenceRanker: orders the tools' sentences by the question for the answer round
+    ///     (see `evidenceRanker`); the search tool's `evidenceRanker` ranks by the index's words and meaning.
     public init(model: any LanguageModel, tools: [any Tool] = [], instructions: String? = nil,
                 contextWindow: ContextWindow? = nil, thinking: Bool = false, maximumToolRounds: Int = 4,
                 toolErrorPolicy: ToolErrorPolicy = .reportToModel, repeatedToolCallPolicy: RepeatedToolCallPolicy = .reuseEarlierOutput,
-                trimmingPolicy: TranscriptTrimmingPolicy = .init()) {
+                trimmingPolicy: TranscriptTrimmingPolicy = .init(), evidenceRanker: (any EvidenceRanker)? = nil) {
         self.model = model
         self.tools = tools.map { ToolBox($0) }
         self.instructions = instructions ?? ""
@@ -60,6 +66,7 @@ public final class LanguageModelSession: Sendable {
         self.toolErrorPolicy = toolErrorPolicy
         self.repeatedToolCallPolicy = repeatedToolCallPolicy
         self.trimmingPolicy = trimmingPolicy
+        self.evidenceRanker = evidenceRanker
         var initial = State()
         if !self.instructions.isEmpty || !tools.isEmpty {
             initial.transcript.append(.instructions(.init(id: initial.makeID("instructions"), text: self.instructions,
@@ -235,7 +242,7 @@ public final class LanguageModelSession: Sendable {
             throw GenerationError.unsupportedChatTemplate(family: model.chatTemplate.family.rawValue)
         }
         let grammars = try await RoundGrammars(tools: tools, prompt: prompt, answer: answer, syntax: callSyntax,
-                                               maximumCalls: options.maximumToolCallsPerRound, grounding: grounding(ResponseSources([]), options))
+                                               maximumCalls: options.maximumToolCallsPerRound, grounding: try await grounding(ResponseSources([]), options, question: prompt.text))
         let start = try state.withLock { state -> Int in
             guard !state.isResponding else { throw GenerationError.concurrentRequests }
             state.isResponding = true
@@ -354,7 +361,7 @@ public final class LanguageModelSession: Sendable {
         // the search just returned), so the grammar is compiled again
         let sources = ResponseSources(state.withLock { $0.transcript.entries[progress.transcriptStart...] })
         progress.grammars = try await RoundGrammars(tools: tools, prompt: prompt, answer: answer, syntax: callSyntax,
-                                                    maximumCalls: options.maximumToolCallsPerRound, grounding: grounding(sources, options))
+                                                    maximumCalls: options.maximumToolCallsPerRound, grounding: try await grounding(sources, options, question: prompt.text))
         if progress.mode == .required && options.requiredToolCallingExit == .relaxAfterFirstRound { progress.mode = .allowed }
         // at the round limit, or when the model only repeated itself, the next round must
         // answer from what the tools returned; only a model that still insists on calling fails
@@ -374,9 +381,20 @@ public final class LanguageModelSession: Sendable {
         return decoded
     }
 
-    /// What the answer may rest on, with the answer style resolved for this model.
-    private func grounding(_ sources: ResponseSources, _ options: GenerationOptions) -> RoundGrammars.Grounding {
-        .init(sources: sources, style: options.answerStyle.resolved(parameterCount: model.parameterCount), citesSources: options.citesSources)
+    /// What the answer may rest on, ranked by `question` when the session has a ranker, with the
+    /// answer style resolved for this model. A ranker that fails (its embedding model, say)
+    /// leaves the evidence in the order shown: ranking improves an answer, it never stops one.
+    private func grounding(_ sources: ResponseSources, _ options: GenerationOptions, question: String) async throws -> RoundGrammars.Grounding {
+        var evidence = AnswerEvidence(unranked: sources)
+        if let evidenceRanker, !sources.isEmpty {
+            do {
+                evidence = try await AnswerEvidence(sources, question: question, ranker: evidenceRanker)
+            } catch is CancellationError {
+                throw CancellationError()
+            } catch {}
+        }
+        return .init(sources: sources, evidence: evidence, style: options.answerStyle.resolved(parameterCount: model.parameterCount),
+                     citesSources: options.citesSources)
     }
 
     private func maximumTokens(_ options: GenerationOptions) -> Int {

@@ -4,7 +4,8 @@
 /// A tool output contributes the sources its tool attached (`ToolResult.sources`). An output
 /// with none (a count, an OCR tool's text, a tool that knows nothing of sources) is itself one
 /// source, named after its tool (`spotlight_search`, then `spotlight_search-2`), whose text is
-/// the output's text, so a quote of a count can be cited too. Error outputs and repeats show
+/// the output's text, so a quote of a count can be cited too. A source of kind `.result` (what a
+/// tool computed, `4 items match.`) is named the same way. Error outputs and repeats show
 /// nothing new. Two sources with one id (a search result, then the same item fetched) become
 /// one whose text holds both.
 struct ResponseSources: Sendable, Hashable {
@@ -12,13 +13,18 @@ struct ResponseSources: Sendable, Hashable {
 
     init(_ entries: some Sequence<Transcript.Entry>) {
         var toolOutputs: [String: Int] = [:]
+        func toolNamed(_ source: CitableSource, _ toolName: String) -> CitableSource {
+            let count = toolOutputs[toolName, default: 0] + 1
+            toolOutputs[toolName] = count
+            var named = source
+            named.id = count == 1 ? toolName : "\(toolName)-\(count)"
+            return named
+        }
         for case .toolOutput(let output) in entries where !output.isError && output.repeatedCallID == nil {
             if output.sources.isEmpty {
-                let count = toolOutputs[output.toolName, default: 0] + 1
-                toolOutputs[output.toolName] = count
-                add(CitableSource(id: count == 1 ? output.toolName : "\(output.toolName)-\(count)", text: output.text))
+                add(toolNamed(CitableSource(id: output.toolName, text: output.text), output.toolName))
             } else {
-                output.sources.forEach { add($0) }
+                output.sources.forEach { add($0.kind == .result ? toolNamed($0, output.toolName) : $0) }
             }
         }
     }
@@ -38,12 +44,12 @@ struct ResponseSources: Sendable, Hashable {
     /// Every sentence of every source with the source it came from, each pair once, in order.
     /// A sentence with a bracket ("[text cut: 80 more characters left out]") is left out: in an
     /// answer it would read as a citation marker.
-    var quotes: [(sentence: String, sourceID: String)] {
+    var evidence: [Evidence] {
         var seen = Set<String>()
         return sources.flatMap { source in
             SentenceSplitter.sentences(in: source.text).compactMap { sentence in
                 guard !sentence.contains(where: { $0 == "[" || $0 == "]" }) else { return nil }
-                return seen.insert(source.id + "\u{0}" + sentence).inserted ? (sentence, source.id) : nil
+                return seen.insert(source.id + "\u{0}" + sentence).inserted ? Evidence(sentence: sentence, sourceID: source.id, kind: source.kind) : nil
             }
         }
     }
@@ -52,6 +58,6 @@ struct ResponseSources: Sendable, Hashable {
     /// (`GenerationSchema.quote`).
     var sentences: [String] {
         var seen = Set<String>()
-        return quotes.map(\.sentence).filter { seen.insert($0).inserted }
+        return evidence.map(\.sentence).filter { seen.insert($0).inserted }
     }
 }

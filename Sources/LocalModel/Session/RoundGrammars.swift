@@ -16,6 +16,8 @@ struct RoundGrammars {
     struct Grounding {
         /// The sources this response's tool outputs showed so far.
         var sources: ResponseSources
+        /// What of them the answer may quote and cite, best first.
+        var evidence: AnswerEvidence
         /// The answer style, resolved for the model (never `.automatic`).
         var style: GenerationOptions.AnswerStyle
         var citesSources: Bool
@@ -37,14 +39,14 @@ struct RoundGrammars {
         }
         self.toolCalls = toolCalls
         guard let schema = format.schema else {
-            let sources = grounding.sources
-            if grounding.style == .quote, let quoted = GroundingGrammar.quotes(sources, orToolCalls: nil) {
+            let evidence = grounding.evidence
+            if grounding.style == .quote, let quoted = GroundingGrammar.quotes(evidence, orToolCalls: nil) {
                 answer = quoted
-                answerOrToolCalls = toolCalls.flatMap { GroundingGrammar.quotes(sources, orToolCalls: $0) }
+                answerOrToolCalls = toolCalls.flatMap { GroundingGrammar.quotes(evidence, orToolCalls: $0) }
                 answerTrigger = nil
-            } else if grounding.citesSources && !sources.isEmpty {
-                answer = GroundingGrammar.citations(sources, orToolCalls: nil, trigger: syntax.trigger)
-                answerOrToolCalls = toolCalls.map { GroundingGrammar.citations(sources, orToolCalls: $0, trigger: syntax.trigger) }
+            } else if grounding.citesSources && !evidence.sourceIDs.isEmpty {
+                answer = GroundingGrammar.citations(evidence, orToolCalls: nil, trigger: syntax.trigger)
+                answerOrToolCalls = toolCalls.map { GroundingGrammar.citations(evidence, orToolCalls: $0, trigger: syntax.trigger) }
                 answerTrigger = Citation.markerOpen
             } else {
                 (answer, answerOrToolCalls, answerTrigger) = (nil, nil, nil)

@@ -77,19 +77,10 @@ struct ResultFormatter: Sendable {
             return self.items(items, header: header, notes: notes, passages: passages)
         case .scoredItems(let scored):
             return items(scored.map(\.item), scores: scored.map(\.score), header: header + " (best first)", notes: notes, passages: passages)
-        case .groupedItems(let groups):
-            let lines = groups.map { group in
-                var line = "\(TextFraming.singleLine(group.label)): \(group.count)"
-                if let value = group.value { line += " (\(number(value)))" }
-                if !group.items.isEmpty { line += " e.g. " + group.items.map { TextFraming.singleLine($0.uniqueIdentifier) }.joined(separator: ", ") }
-                return line
-            }
-            return assemble(header: header, lines: lines, unit: "groups", notes: notes)
-        case .count(let count):
-            return assemble(header: header, lines: ["count: \(count.value)"], unit: "lines", notes: notes)
-        case .statistic(let statistic):
-            let value = statistic.value.map(number) ?? "no value (no item has one)"
-            return assemble(header: header, lines: ["\(statistic.name): \(value) (from \(statistic.sampleCount) values)"], unit: "lines", notes: notes)
+        case .groupedItems:
+            return assemble(header: header, lines: resultSentences(data), unit: "groups", notes: notes)
+        case .count, .statistic:
+            return assemble(header: header, lines: resultSentences(data), unit: "lines", notes: notes)
         case .table(let table):
             let lines = [table.columns.joined(separator: " | ")] + table.rows.map { $0.map(TextFraming.singleLine).joined(separator: " | ") }
             return assemble(header: header, lines: lines, unit: "rows", notes: notes, fixedLines: 1)
@@ -97,6 +88,31 @@ struct ResultFormatter: Sendable {
             return assemble(header: header, lines: [TextFraming.neutralized(text.body)], unit: "lines", notes: notes)
         }
     }
+
+    /// What an aggregate says, one sentence a line (`4 items match.`, `California: 4 items, e.g.
+    /// trail-001.`): the lines the model reads, and the text an answer may quote of them
+    /// (`ShownSources`), so a quoted count is verbatim the tool's output. Empty for item rows,
+    /// tables and text.
+    func resultSentences(_ data: SearchPipelineData) -> [String] {
+        switch data {
+        case .groupedItems(let groups):
+            return groups.map { group in
+                var line = "\(TextFraming.singleLine(group.label)): \(Self.items(group.count))"
+                if let value = group.value { line += " (\(number(value)))" }
+                if !group.items.isEmpty { line += ", e.g. " + group.items.map { TextFraming.singleLine($0.uniqueIdentifier) }.joined(separator: ", ") }
+                return line + "."
+            }
+        case .count(let count):
+            return ["\(Self.items(count.value)) \(count.value == 1 ? "matches" : "match")."]
+        case .statistic(let statistic):
+            let value = statistic.value.map(number) ?? "no value (no item has one)"
+            return ["\(statistic.name): \(value) (from \(statistic.sampleCount) values)."]
+        case .items, .scoredItems, .table, .text:
+            return []
+        }
+    }
+
+    private static func items(_ count: Int) -> String { count == 1 ? "1 item" : "\(count) items" }
 
     /// Header, lines while they fit, then `[N results left out …]`, then notes.
     private func assemble(header: String, lines: [String], unit: String, notes: [String], fixedLines: Int = 0) -> String {

@@ -23,13 +23,18 @@ enum ShownSources {
         }
     }
 
-    /// A stage's output: its item rows; an aggregate (a count, groups, a statistic) shows none,
-    /// and the session then takes the output itself as one source.
+    /// A stage's output: its item rows; for an aggregate (a count, groups, a statistic), the
+    /// tool's own result (`CitableSource.Kind.result`): its sentences as the output wrote them,
+    /// which the session names after the tool (`4 items match. [spotlight_search]`). A table or
+    /// a text shows none, and the session then takes the output itself as one source.
     static func results(of data: SearchPipelineData, in text: String, attributes: [SearchableItemAttribute],
-                        passages: [String: PassageMatch] = [:]) -> [CitableSource] {
+                        passages: [String: PassageMatch] = [:], formatter: ResultFormatter) -> [CitableSource] {
         switch data {
-        case .items, .scoredItems: results(data.items, in: text, attributes: attributes, passages: passages)
-        case .groupedItems, .count, .table, .statistic, .text: []
+        case .items, .scoredItems: return results(data.items, in: text, attributes: attributes, passages: passages)
+        case .groupedItems, .count, .statistic:
+            let shown = formatter.resultSentences(data).filter(text.contains)
+            return shown.isEmpty ? [] : [CitableSource(id: "result", text: shown.joined(separator: "\n"), kind: .result)]
+        case .table, .text: return []
         }
     }
 

@@ -74,7 +74,7 @@ public struct SearchSetup: Sendable {
         let source = IndexSource(index: index, fetchAttributes: fetchAttributes, customAttributeKinds: customKinds)
         let tool = SearchTool(configuration: .init(sources: [.index(source)], guide: guide, wordsSearch: wordsSearch, now: now))
         let session = LanguageModelSession(model: model, tools: extraTools + [tool, tool.fetchTool], instructions: instructions,
-                                           contextWindow: window, thinking: thinking)
+                                           contextWindow: window, thinking: thinking, evidenceRanker: tool.evidenceRanker)
         return (session, tool)
     }
 }
