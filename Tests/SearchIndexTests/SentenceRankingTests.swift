@@ -30,13 +30,23 @@ struct SentenceRankingTests {
         #expect(entries[3]?.similarity == nil)
     }
 
-    @Test func aNegatedWordIsNotAMatch() async throws {
+    @Test func aSentenceThatNegatesTheQuestionRanksLastAndDoesNotRelate() async throws {
+        let folder = try TemporaryFolder()
+        let index = try folder.index(embedder: ConceptEmbedder())
+        // 'trail' is matched in sentence 1, 'water' negated; near in meaning, yet last
+        let ranking = try await index.rankSentences(Self.sentences, words: ["trails", "water"], question: "Which trails have water?")
+        let entry = try #require(ranking.entries.last)
+        #expect(entry.index == 1 && entry.negatesQuestion && !entry.isRelated)
+        #expect(entry.matchedWords == 1, "the negated word is not counted, the other is")
+        #expect(ranking.entries.prefix(2).map(\.index).sorted() == [3, 4])
+    }
+
+    @Test func aQuestionThatNegatesKeepsTheSentencesThatDo() async throws {
         let folder = try TemporaryFolder()
         let index = try folder.index(embedder: nil)
-        let ranking = try await index.rankSentences(Self.sentences, words: ["water"], question: "Which trails have water?")
+        let ranking = try await index.rankSentences(Self.sentences, words: ["trails", "water"], question: "Which trails had no water?")
         let entry = try #require(ranking.entries.first { $0.index == 1 })
-        #expect(entry.matchedWords == 0 && !entry.isRelated)
-        #expect(ranking.entries.prefix(2).map(\.index).sorted() == [3, 4])
+        #expect(!entry.negatesQuestion && entry.isRelated)
     }
 
     @Test func meaningRanksASentenceWithoutTheWordsAndFusesWithWords() async throws {
@@ -50,6 +60,22 @@ struct SentenceRankingTests {
         #expect(entries[2]?.isRelated == true && entries[0]?.isRelated == false)
         #expect(ranking.entries.last?.index == 0)
         #expect(embedder.embedded.withLock { $0 } == ["moisture"] + Self.sentences)
+    }
+
+    @Test func aWordMostItemsHoldRanksButDoesNotMakeASentenceRelated() async throws {
+        let folder = try TemporaryFolder()
+        let index = try folder.index(embedder: nil)
+        try await index.indexSearchableItems([
+            Notes.item("a", title: "Ryan Mountain Trail", text: "A dry trail to the summit."),
+            Notes.item("b", title: "Mist Trail", text: "The trail climbs beside the falls, wet with water."),
+            Notes.item("c", title: "Lake Trail", text: "A flat trail around the lake."),
+        ])
+        let ranking = try await index.rankSentences(["Ryan Mountain Trail", "Water over the falls."], words: ["trails", "water"],
+                                                    question: "Which trails have water?")
+        let entries = Dictionary(uniqueKeysWithValues: ranking.entries.map { ($0.index, $0) })
+        // every item holds 'trail'; one holds 'water'
+        #expect(entries[0]?.matchedWords == 1 && entries[0]?.distinctiveWords == 0 && entries[0]?.isRelated == false)
+        #expect(entries[1]?.distinctiveWords == 1 && entries[1]?.isRelated == true)
     }
 
     @Test func aFailingEmbedderIsATypedError() async throws {

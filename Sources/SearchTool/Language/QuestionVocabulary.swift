@@ -25,6 +25,24 @@ enum QuestionVocabulary {
         return Array(result.prefix(limit))
     }
 
+    /// The words that name the kind of thing a question asks for, not what it says of it: the
+    /// word after "which", "what" or "how many" ("trails" in "Which trails have water
+    /// features?"), with its singular form. A sentence that holds only these ("Ryan Mountain
+    /// Trail") is no evidence for the answer.
+    static func answerTypeWords(in question: String) -> Set<String> {
+        let tokens = question.lowercased().split(whereSeparator: { !($0.isLetter || $0.isNumber) }).map(String.init)
+        var result = Set<String>()
+        for (position, token) in tokens.enumerated() where position + 1 < tokens.count {
+            let isAsking = token == "which" || token == "what" || (token == "many" && position > 0 && tokens[position - 1] == "how")
+            guard isAsking else { continue }
+            let word = tokens[position + 1]
+            guard !stopWords.contains(word) else { continue }
+            result.insert(word)
+            if word.count > 3, word.hasSuffix("s"), !word.hasSuffix("ss") { result.insert(String(word.dropLast())) }
+        }
+        return result
+    }
+
     /// What a custom stage's free string arguments may be (`StageArgumentSchema`): the
     /// question's words as written (stop words and `excluded` ones, such as the stages' names
     /// and their parts, dropped), then the two- and three-word phrases they form where no stop

@@ -7,6 +7,9 @@ import SearchIndex
 /// model then quotes the first sentence it is offered, so the first offered must be the one
 /// that answers what was asked.
 ///
+/// The words that name what kind of thing is asked for ("trails" in "Which trails…") are left
+/// out of the words: a sentence holding only them is no evidence.
+///
 /// A tool's own result (`CitableSource.Kind.result`: a count, groups, a statistic) comes first
 /// when the question asks for a number ("how many", "each", "average"): it is then the answer,
 /// whatever words it shares with the question.
@@ -17,7 +20,9 @@ struct QuestionEvidenceRanker: EvidenceRanker {
         guard let index = try await resolver.sources().first?.index, !evidence.isEmpty else {
             return evidence.map { RankedEvidence($0, isRelated: true) }
         }
-        let ranking = try await index.rankSentences(evidence.map(\.sentence), words: QuestionVocabulary.words(in: question), question: question)
+        let answerType = QuestionVocabulary.answerTypeWords(in: question)
+        let words = QuestionVocabulary.words(in: question).filter { !answerType.contains($0) }
+        let ranking = try await index.rankSentences(evidence.map(\.sentence), words: words, question: question)
         let ranked = ranking.entries.map { RankedEvidence(evidence[$0.index], isRelated: $0.isRelated) }
         guard QuestionGrounding(question: question, facts: .init()).asksAggregate else { return ranked }
         let (results, items) = ranked.partitioned(by: { $0.evidence.kind == .result })

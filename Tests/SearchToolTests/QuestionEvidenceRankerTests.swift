@@ -1,0 +1,45 @@
+import Foundation
+import LocalModel
+import SearchIndex
+import Testing
+@testable import SearchTool
+
+/// The search tool's evidence ranker over a real trails index: the word naming what is asked
+/// for is no evidence, a sentence denying the question is not related, and a count comes first
+/// when the question asks how many.
+@Suite("Question evidence ranker")
+struct QuestionEvidenceRankerTests {
+    static let evidence = [
+        Evidence(sentence: "Ryan Mountain Trail", sourceID: "trail-003"),
+        Evidence(sentence: "There is no water anywhere on this trail.", sourceID: "trail-003"),
+        Evidence(sentence: "Granite staircase beside Vernal Fall, soaked by spray at high water.", sourceID: "trail-001"),
+        Evidence(sentence: "4 items match.", sourceID: "spotlight_search", kind: .result),
+    ]
+
+    @Test func theWordAfterWhichOrHowManyNamesWhatIsAskedFor() {
+        #expect(QuestionVocabulary.answerTypeWords(in: "Which trails in California have water features?") == ["trails", "trail"])
+        #expect(QuestionVocabulary.answerTypeWords(in: "How many hikes did I log?") == ["hikes", "hike"])
+        #expect(QuestionVocabulary.answerTypeWords(in: "Tell me about the Maple Pass Loop.").isEmpty)
+    }
+
+    @Test func evidenceForAWhichQuestion() async throws {
+        let (index, _) = try await TrailCorpus.index()
+        let tool = SearchTool(configuration: .init(sources: [TrailCorpus.source(index)]))
+        let ranked = try await tool.evidenceRanker.rank(Self.evidence, for: "Which trails have water?")
+        #expect(Set(ranked.map(\.evidence)) == Set(Self.evidence))
+        #expect(ranked.first?.evidence == Self.evidence[2] && ranked.first?.isRelated == true)
+        let related = Set(ranked.filter(\.isRelated).map(\.evidence.sentence))
+        #expect(!related.contains(Self.evidence[0].sentence), "'trail' alone names what is asked for")
+        #expect(!related.contains(Self.evidence[1].sentence), "it denies what is asked")
+        #expect(ranked.last?.evidence == Self.evidence[1])
+    }
+
+    @Test func aCountComesFirstForHowMany() async throws {
+        let (index, _) = try await TrailCorpus.index()
+        let tool = SearchTool(configuration: .init(sources: [TrailCorpus.source(index)]))
+        let ranked = try await tool.evidenceRanker.rank(Self.evidence, for: "How many trails have water?")
+        #expect(ranked.first?.evidence.kind == .result && ranked.first?.isRelated == true)
+        let unasked = try await tool.evidenceRanker.rank(Self.evidence, for: "Which trails have water?")
+        #expect(unasked.first?.evidence.kind != .result)
+    }
+}
