@@ -304,7 +304,7 @@ public final class LanguageModelSession: Sendable {
             repeatedTextStop: mayAnswer ? RepeatedTextStop() : nil,
             forbiddenOpenings: isAnswerRound ? callSyntax.answerOpenings : [],
             forcedPrefix: forcedPrefix(for: progress))
-        var filter = ResponseTextFilter(layout: model.chatTemplate.toolLayout)
+        var filter = ResponseTextFilter(layout: model.chatTemplate.toolLayout, readsOtherSpellings: answer.schema == nil)
         var raw = ""
         var stopReason = GenerationSummary.StopReason.endOfGeneration
         let contentStart = progress.content.count

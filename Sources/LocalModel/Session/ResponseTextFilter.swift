@@ -15,10 +15,13 @@ struct ResponseTextFilter {
     /// Markers removed without changing state (the result framing).
     private let framing: Set<LenientPattern>
 
-    init(layout: any ToolLayout) {
+    /// - Parameter readsOtherSpellings: whether calls in the other spellings are hidden too;
+    ///   off for a structured answer, whose JSON may hold `{"name": …}` objects of its own.
+    init(layout: any ToolLayout, readsOtherSpellings: Bool = true) {
         thinking = layout.thinking
         framing = Set(layout.resultFraming.map(LenientPattern.init))
-        markers = (layout.thinking.map { [LenientPattern($0.open)] } ?? []) + layout.callSyntax.openings + framing
+        let calls = readsOtherSpellings ? layout.callSyntax.openings : [LenientPattern(layout.callSyntax.trigger)]
+        markers = (layout.thinking.map { [LenientPattern($0.open)] } ?? []) + calls + framing
     }
 
     private var state = State.visible
