@@ -1,5 +1,6 @@
 // Fuzz target: the tool-call reader of every family's call syntax. On any text it never traps
-// and finds calls only after the syntax's trigger; calls written the way the family's template
+// and finds calls only after the syntax's trigger or another spelling's opening (a `"name"` key,
+// a naming tag such as `<function=`); calls written the way the family's template
 // writes them (prose before them, the input's text as a name and arguments, the closing
 // delimiter inside strings included) read back exactly, one alone and two in a round, and
 // removing a call leaves the prose. FuzzDriver runs it under libFuzzer (scripts/fuzz.sh) or
@@ -19,8 +20,10 @@ func check(_ syntax: ToolCallSyntax, on text: String, size: Int) {
     let trigger = syntax.trigger
     check(syntax.removingCalls(at: [], from: text) == text, "removing no call changed the text", text)
 
-    let prose = removingEvery(trigger, from: text)
-    check(syntax.parseCalls(in: prose).isEmpty, "a call found in text without \(trigger)", prose)
+    // every other spelling opens with a `"name"` key or a naming tag's first word
+    let openings = [trigger, "\"name\""] + syntax.spellings.namingTags.compactMap { $0.open.split(whereSeparator: \.isWhitespace).first.map(String.init) }
+    let prose = removingEvery(openings, from: text)
+    check(syntax.parseCalls(in: prose).isEmpty, "a call found in text without \(openings.joined(separator: " "))", prose)
     check(syntax.trimmingIncompleteCall(prose) == prose, "text without calls was trimmed", prose)
 
     let arguments = (try? JSONValue(parsing: text)) ?? .object(["text": .string(text)])
@@ -42,12 +45,13 @@ func check(_ syntax: ToolCallSyntax, on text: String, size: Int) {
           "a cut-off call after a complete one was not trimmed", prose + cut)
 }
 
-/// `text` with every occurrence of `word` removed, by Unicode scalars as the reader matches
-/// (a combining mark after `word` joins its last Character, which Character search would miss).
-func removingEvery(_ word: String, from text: String) -> String {
+/// `text` with every occurrence of each of `words` removed, until none is left (a removal may
+/// join two halves into another), by Unicode scalars as the reader matches (a combining mark
+/// after a word joins its last Character, which Character search would miss).
+func removingEvery(_ words: [String], from text: String) -> String {
     var scalars = Array(text.unicodeScalars)
-    let target = Array(word.unicodeScalars)
-    while let range = scalars.firstRange(of: target) { scalars.removeSubrange(range) }
+    let targets = words.map { Array($0.unicodeScalars) }.filter { !$0.isEmpty }
+    while let range = targets.lazy.compactMap({ scalars.firstRange(of: $0) }).first { scalars.removeSubrange(range) }
     var result = String.UnicodeScalarView()
     result.append(contentsOf: scalars)
     return String(result)
