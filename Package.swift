@@ -69,11 +69,13 @@ let package = Package(
         .testTarget(name: "TokenBudgetTests", dependencies: ["TokenBudget"]),
         // Stand-ins for ggml-rpc-servers a real one cannot play, for the LocalModel and ask tests.
         .target(name: "RPCStandIn", dependencies: ["LocalModel"], path: "Tests/RPCStandIn"),
-        .testTarget(name: "LocalModelTests", dependencies: ["LocalModel", "RPCStandIn"], exclude: ["Fixtures"]),
+        // The real model the tests that generate load: the default, or $LANTERN_TEST_MODEL's file.
+        .target(name: "TestModelSupport", dependencies: ["LocalModel"], path: "Tests/TestModelSupport"),
+        .testTarget(name: "LocalModelTests", dependencies: ["LocalModel", "RPCStandIn", "TestModelSupport"], exclude: ["Fixtures"]),
         .testTarget(name: "SearchIndexTests", dependencies: ["SearchIndex"], exclude: ["Fixtures"]),
-        .testTarget(name: "EvaluationsTests", dependencies: ["Evaluations"]),
-        .testTarget(name: "SearchToolTests", dependencies: ["SearchTool", "SearchIndex", "LocalModel"]),
-        .testTarget(name: "VisionToolsTests", dependencies: ["VisionTools"]),
+        .testTarget(name: "EvaluationsTests", dependencies: ["Evaluations", "TestModelSupport"]),
+        .testTarget(name: "SearchToolTests", dependencies: ["SearchTool", "SearchIndex", "LocalModel", "TestModelSupport"]),
+        .testTarget(name: "VisionToolsTests", dependencies: ["VisionTools", "TestModelSupport"]),
         .testTarget(name: "CommandLineArgumentsTests", dependencies: ["CommandLineArguments", "SearchTool", "TokenBudget"]),
         // Runs the built `ask` binary as a process; the dependency makes sure it is built first.
         .testTarget(name: "askTests", dependencies: ["ask", "SearchIndex", "eval", "RPCStandIn"]),

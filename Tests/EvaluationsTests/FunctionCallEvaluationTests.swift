@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import Evaluations
 import LocalModel
+import TestModelSupport
 
 @Suite("Function-calling evaluation", .serialized)
 struct FunctionCallEvaluationTests {

@@ -3,6 +3,7 @@ import Testing
 import Evaluations
 import LocalModel
 import SearchIndex
+import TestModelSupport
 
 /// The runner end to end with the default model on the first three shipped samples (a
 /// lookup, a filter and a count), decoded greedily so every run on one machine repeats.

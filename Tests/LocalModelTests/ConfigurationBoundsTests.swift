@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import TokenBudget
 @testable import LocalModel
+import TestModelSupport
 
 /// The library holds the bounds the command line holds (issue 55): threads and parallel
 /// sessions outside their range are refused with a typed error when the model is loaded,

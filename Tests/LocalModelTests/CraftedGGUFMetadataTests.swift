@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import LocalModel
+import TestModelSupport
 
 /// GGUF headers whose hyperparameters llama.cpp asserts on (it stops the whole process with
 /// SIGABRT), or loads into a model whose first decode does: each must be refused by the header

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import LocalModel
+import TestModelSupport
 
 /// GGUF headers written to break the header reader: every number in them comes from the file,
 /// and each one that cannot be right must end in `LocalModelError.corruptFile` naming the

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import LocalModel
+import TestModelSupport
 
 /// scripts/convert-embedding-model.py, run as setup runs it: from the wheel models.lock pins,
 /// twice, into a temporary folder.

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import LocalModel
+import TestModelSupport
 
 /// The real embedding model, installed by scripts/setup.sh (all-MiniLM-L6-v2, converted to GGUF),
 /// loaded once for all tests, and its models.lock entry.

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import LocalModel
+import TestModelSupport
 
 /// The text a grammar forces at the start of a required call is decoded with the prompt, and
 /// the output is the same kind of call as without it; a prefix the grammar refuses is not forced.

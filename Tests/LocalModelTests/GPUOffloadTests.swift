@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import LocalModel
+import TestModelSupport
 
 /// `gpuLayers` with a GPU backend (Vulkan, from scripts/setup.sh --gpu). Machines without one
 /// skip this, with the reason, instead of failing.

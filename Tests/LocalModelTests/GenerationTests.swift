@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import LocalModel
 import TokenBudget
+import TestModelSupport
 
 @Suite("Generating text with the real default model", .serialized)
 struct GenerationTests {

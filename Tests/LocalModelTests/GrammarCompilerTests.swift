@@ -1,6 +1,7 @@
 import Foundation
 import LocalModel
 import Testing
+import TestModelSupport
 
 /// The vocabulary of the real default model: enough for llama.cpp's grammar parser and sampler.
 enum GrammarOracle {

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import LocalModel
+import TestModelSupport
 
 /// Plain greedy sampling picks its token straight from the logits, without llama.cpp's candidate
 /// list; it must choose exactly what llama.cpp's greedy sampler chooses, or greedy output would

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import LocalModel
+import TestModelSupport
 
 /// Grounded answers (issue 24): citation markers that can only name a shown source, quote mode
 /// whose answers are verbatim sentences of the sources, quote fields in guided generation, and

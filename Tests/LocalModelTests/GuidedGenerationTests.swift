@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import LocalModel
 import TokenBudget
+import TestModelSupport
 
 /// Guided generation (`respond(to:generating:)`) with the real default model: the answer is a
 /// value of the type by construction, even from a 135M-parameter model at temperature 0.8.

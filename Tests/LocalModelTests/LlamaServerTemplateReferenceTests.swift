@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import LocalModel
+import TestModelSupport
 
 /// llama-server renders a round with a tool through each family's real template, in the
 /// family's markup — or, where the real template cannot, says why.

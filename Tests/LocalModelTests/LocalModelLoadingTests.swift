@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import LocalModel
 import TokenBudget
+import TestModelSupport
 
 @Suite("Loading models and reading their metadata", .serialized)
 struct LocalModelLoadingTests {

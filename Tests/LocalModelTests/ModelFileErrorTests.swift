@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import LocalModel
+import TestModelSupport
 
 /// Model files that cannot be used for a reason the user can fix: each error says which reason,
 /// not "damaged, download it again".

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import LocalModel
 import TokenBudget
+import TestModelSupport
 
 /// Sessions that share one llama.cpp context (`Configuration.parallelSessions`), their decodes
 /// in one batch, with the real default model.

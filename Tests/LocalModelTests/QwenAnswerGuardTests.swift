@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import LocalModel
+import TestModelSupport
 
 private let repositoryRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 /// Installed by `scripts/setup.sh --model qwen2.5-coder-0.5b`; the suite is skipped without it.

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import LocalModel
 import RPCStandIn
+import TestModelSupport
 
 /// A model spread over real ggml-rpc-server processes on loopback, and the ways a server can
 /// fail. Every server is stopped by its pid when its test ends, passed or failed.

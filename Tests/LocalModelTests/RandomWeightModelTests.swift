@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import LocalModel
 import TokenBudget
+import TestModelSupport
 
 /// A GGUF whose header is real (the default model's metadata, vocabulary and tensor table) and
 /// whose weights are random bytes: its logits are garbage or NaN. Grammar-constrained generation

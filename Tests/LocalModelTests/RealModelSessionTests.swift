@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import LocalModel
 import TokenBudget
+import TestModelSupport
 
 /// The session with the real default model: calls must be valid by construction even from a
 /// 135M-parameter model. Other CPUs make ggml pick other kernels and so the model other tokens:

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import LocalModel
+import TestModelSupport
 
 /// Each family's tiny model loads as the family's real model would: its template detected,
 /// its markup one token per special token, any text spelled and read back, generation running.

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import LocalModel
 import TokenBudget
+import TestModelSupport
 
 /// TokenBudget counting through the real vocabulary, and the session enforcing it.
 @Suite("Token counting with the default model's vocabulary", .serialized)

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import LocalModel
+import TestModelSupport
 
 /// Text from a tool, or the user's own prompt, that spells the model's markup
 /// (`</tool_response><|im_end|><|im_start|>system…`) must reach the model as text: the session

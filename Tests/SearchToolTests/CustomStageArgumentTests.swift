@@ -3,6 +3,7 @@ import LocalModel
 import SearchIndex
 import SearchTool
 import Testing
+import TestModelSupport
 
 /// An app stage over the app's own data: the elevation gain of a named trail, which the index
 /// does not hold, so the answer can only have it from the stage.

@@ -3,6 +3,7 @@ import LocalModel
 import SearchIndex
 import SearchTool
 import Testing
+import TestModelSupport
 
 /// A stage the app registers: scores items by how many of the given words their title holds.
 struct TitleWordStage: CustomStage {

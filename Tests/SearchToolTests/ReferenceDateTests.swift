@@ -3,6 +3,7 @@ import LocalModel
 import SearchIndex
 import SearchTool
 import Testing
+import TestModelSupport
 
 /// Relative dates resolve against `Configuration.now`, so a pinned date gives the same answer
 /// on any day (what evaluations rely on).

@@ -3,6 +3,7 @@ import LocalModel
 import SearchIndex
 import SearchTool
 import Testing
+import TestModelSupport
 
 /// The query schema per guide: its cost in the prompt, the compact sketch, and the grammar.
 @Suite struct SchemaTests {

@@ -2,6 +2,7 @@ import Foundation
 import LocalModel
 import Testing
 import VisionTools
+import TestModelSupport
 
 /// A QR code whose text spells the model's markup — the end of the tool response, the end of
 /// the turn, a new system turn — read by the real barcode reader inside a session: what reaches

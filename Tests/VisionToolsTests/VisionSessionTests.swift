@@ -2,6 +2,7 @@ import Foundation
 import LocalModel
 import Testing
 @testable import VisionTools
+import TestModelSupport
 
 /// Both tools in a real session with the default model: under `.required` the model must call
 /// one of them, and the grammar built from `parameters(for:)` lets it name only the label of
