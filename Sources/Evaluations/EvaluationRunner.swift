@@ -104,6 +104,8 @@ public struct EvaluationRunner: Sendable {
                 index = try SearchableIndex(url: folder.appendingPathComponent("corpus.sqlite"), timeZone: configuration.timeZone,
                                             embedder: configuration.embedder)
                 try await corpus.index(into: index)
+                // Words are written first; the answers are measured with every item's vectors.
+                if index.embedder != nil { try await index.embedPendingItems() }
                 let items = try await index.search(SearchQuery(.all, sort: [], limit: nil, fetchAttributes: [.title]))
                 titles = Dictionary(items.map { ($0.item.uniqueIdentifier, $0.item.attributeSet.title ?? "") }) { first, _ in first }
                 setup = try await SearchSetup(index: index, guide: configuration.guide, format: configuration.format,

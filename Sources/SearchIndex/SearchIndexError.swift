@@ -47,7 +47,8 @@ public enum SearchIndexError: Error, Sendable, Equatable, CustomStringConvertibl
     /// Something that needs vectors (a search by meaning, embedding the items that have none)
     /// ran on an index opened without an embedder; `doing` names it.
     case noEmbedder(doing: String)
-    /// The embedder failed, or returned the wrong number or length of vectors; nothing was written.
+    /// The embedder failed, or returned the wrong number or length of vectors; the vectors of the
+    /// chunk (or query) being embedded were not written, and the items keep their words.
     case embeddingFailed(reason: String)
     /// A stored vector has the wrong length for the index's embedder (a damaged file).
     case corruptVectors(rowid: Int64, expectedBytes: Int, foundBytes: Int)
@@ -96,7 +97,7 @@ public enum SearchIndexError: Error, Sendable, Equatable, CustomStringConvertibl
         case .noEmbedder(let doing):
             return "\(doing) needs the index to be opened with an embedder (the model that makes the vectors); open it with one, or search for words instead."
         case .embeddingFailed(let reason):
-            return "Embedding failed: \(reason). Nothing was written; check the embedding model and try again."
+            return "Embedding failed: \(reason). No vector of it was written (items stay searchable by their words, and the next embedding pass goes on where this one stopped); check the embedding model and try again."
         case let .corruptVectors(rowid, expected, found):
             return "The stored vector of passage \(rowid) is \(found) bytes, not \(expected): the file is damaged or was written by another embedder. Call removeVectors() and index the items again."
         case let .sourceMismatch(path, recorded, given):

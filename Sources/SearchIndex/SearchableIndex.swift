@@ -57,11 +57,11 @@ public actor SearchableIndex {
     /// newer Lantern, or one whose latest changes are in a write-ahead log that is not beside it,
     /// is not opened (`newerIndexFormat`, `missingWriteAheadLog`) and stays as it is.
     ///
-    /// With an `embedder`, every passage indexed from now on gets a vector, and words queries
-    /// become hybrid (see `search(_:)`); the file records the embedder's identity, and opening it
-    /// later with another embedder throws `embedderMismatch` (to re-embed: open it without one,
-    /// `removeVectors()`, open it with the new one and index the items again). Items indexed
-    /// before the index had an embedder have no vectors until they are indexed again.
+    /// With an `embedder`, items get vectors in the embedding pass (`embedPendingItems`), which
+    /// follows the writes of their words, and words queries become hybrid (see `search(_:)`);
+    /// the file records the embedder's identity, and opening it later with another embedder
+    /// throws `embedderMismatch` (to re-embed: open it without one, `removeVectors()`, open it
+    /// with the new one and run the embedding pass).
     public init(url: URL, timeZone: TimeZone = .current, readerCount: Int = 2, embedder: (any TextEmbedder)? = nil) throws(SearchIndexError) {
         let folder = url.deletingLastPathComponent()
         do {
@@ -160,11 +160,13 @@ public actor SearchableIndex {
     /// committed indexes meanwhile.
     static let bulkLoadThreshold = 5_000
 
-    /// Inserts or replaces items (by identifier), all or none. With an embedder, each item's
-    /// sentence pieces are embedded first (`PassageEmbeddingText`), then text and vectors are written in
-    /// one transaction: a failing embedder, or a process killed meanwhile, leaves neither.
+    /// Inserts or replaces items (by identifier), all or none. Only their words and attributes
+    /// are written, at full-text speed, so they are searchable by words at once; with an
+    /// embedder, their vectors follow in the embedding pass (`embedPendingItems`), since
+    /// embedding costs hundreds of times what writing words does. An index holding vectors
+    /// refuses items without an embedder (`embedderRequired`): they could never get theirs.
     public func indexSearchableItems(_ items: [SearchableItem]) async throws(SearchIndexError) {
-        let vectors = try await embedPassages(of: items)
+        if embedder == nil, let vectorsIdentity { throw .embedderRequired(path: fileURL.path, stored: vectorsIdentity) }
         if inBatch {
             batchItemCount += items.count
             if !bulkLoading, batchItemCount > max(Self.bulkLoadThreshold, batchStartSize / 4) {
@@ -178,34 +180,13 @@ public actor SearchableIndex {
             }
         }
         try write { (store) throws(SearchIndexError) in
-            // The first write with an embedder records it, in the transaction that writes its vectors.
+            // The first write with an embedder records it: the vectors to come are its.
             if let embedder { try writer.run("INSERT OR IGNORE INTO meta(key, value) VALUES('embedder', \(embedder.identity))") }
-            for (position, item) in items.enumerated() { try store.upsert(item, vectors: vectors?[position]) }
+            for item in items { try store.upsert(item) }
             if let earliest = items.compactMap(\.expirationDate).min() {
                 earliestExpiration = min(earliestExpiration ?? earliest, earliest)
             }
         }
-    }
-
-    /// The vectors of each item's sentence pieces with their passages (`PassageEmbeddingText`),
-    /// or nil for an index without an embedder (which an index holding vectors refuses to be
-    /// written without: `embedderRequired`).
-    private func embedPassages(of items: [SearchableItem]) async throws(SearchIndexError) -> [[ItemStore.PieceVector]]? {
-        guard let embedder else {
-            if let vectorsIdentity { throw .embedderRequired(path: fileURL.path, stored: vectorsIdentity) }
-            return nil
-        }
-        let pieces = items.map(PassageEmbeddingText.pieces(of:))
-        let vectors = try await Self.embed(pieces.flatMap { $0.map(\.text) }, with: embedder)
-        var result: [[ItemStore.PieceVector]] = []
-        var next = 0
-        for itemPieces in pieces {
-            result.append(zip(itemPieces, vectors[next..<next + itemPieces.count]).map {
-                ItemStore.PieceVector(passage: $0.passage, sentence: $0.sentence, vector: $1)
-            })
-            next += itemPieces.count
-        }
-        return result
     }
 
     /// `embedder`'s vectors of `texts`, checked: one per text, each of its dimension.
@@ -223,31 +204,68 @@ public actor SearchableIndex {
         return vectors
     }
 
-    /// Gives vectors to the items that have none — indexed before the index had an embedder, or
-    /// while it had none — by reading each back and indexing it again, `chunkSize` items per
-    /// transaction, so an interrupted run keeps the chunks it finished and the next run goes on
-    /// from there. `progress` gets the items done and the total after each chunk. Returns how many
-    /// items it embedded (0 when every item has its vectors, which costs one scan of the items).
+    // MARK: Vectors
+
+    /// Gives vectors to items that have none — every item, since `indexSearchableItems` writes
+    /// words only — in chunks, each one embedder call and one transaction (`EmbeddingPass`), so
+    /// an interrupted pass keeps what it committed and the next call goes on from there, never
+    /// embedding an item twice. Pieces whose text the index already holds reuse that vector.
+    ///
+    /// Stops after `maximumItems` items, so an app can embed in bounded steps between its own
+    /// work; or run it whole in a `Task` of its own and cancel that task to stop (the chunk being
+    /// embedded is dropped, the committed ones stay). Searches may run meanwhile: they are hybrid
+    /// where vectors exist and find the other items by their words. `progress` gets the state
+    /// after each chunk. Returns what the call did; `remainingItems` is 0 when all is embedded.
     @discardableResult
-    public func embedItemsWithoutVectors(chunkSize: Int = 32,
-                                         progress: @Sendable (_ done: Int, _ total: Int) -> Void = { _, _ in }) async throws -> Int {
-        guard embedder != nil else { throw SearchIndexError.noEmbedder(doing: "Embedding the items that have no vectors") }
-        let missing = try writer.query("""
-            SELECT identifier FROM items i \
-            WHERE NOT EXISTS (SELECT 1 FROM vectors v WHERE v.rowid BETWEEN i.rowid << 20 AND (i.rowid << 20) + 1048575)
-            """) { $0.text(0) ?? "" }
-        let size = max(1, chunkSize)
-        var embedded = 0
-        for start in stride(from: 0, to: missing.count, by: size) {
-            try Task.checkCancellation()
-            let chunk = Array(missing[start..<min(start + size, missing.count)])
-            // expired and corrupt items do not come back, and are not indexed again
-            let items = try await fetchItems(identifiers: chunk)
-            try await indexSearchableItems(items)
-            embedded += items.count
-            progress(start + chunk.count, missing.count)
+    public func embedPendingItems(maximumItems: Int = .max,
+                                  progress: @Sendable (EmbeddingProgress) -> Void = { _ in }) async throws(SearchIndexError) -> EmbeddingProgress {
+        guard let embedder else { throw .noEmbedder(doing: "Embedding the items that have no vectors") }
+        let pass = EmbeddingPass(database: writer)
+        var state = EmbeddingProgress(pendingItems: try pass.pendingItemCount())
+        progress(state)
+        var cursor: Int64 = 0
+        while state.embeddedItems < maximumItems, !Task.isCancelled,
+              var chunk = try pass.chunk(after: cursor, maximumItems: maximumItems - state.embeddedItems) {
+            cursor = chunk.lastRowid
+            if !chunk.missing.isEmpty {
+                do {
+                    chunk.fill(try await Self.embed(chunk.missing.map(\.text), with: embedder))
+                } catch {
+                    if Task.isCancelled { break }
+                    throw error
+                }
+            }
+            var written = 0
+            try write { (store) throws(SearchIndexError) in
+                try writer.run("INSERT OR IGNORE INTO meta(key, value) VALUES('embedder', \(embedder.identity))")
+                written = try pass.store(chunk)
+                if written > 0 { store.vectorsChanged = true }
+            }
+            state.embeddedItems += written
+            state.embeddedPieces += chunk.missing.count
+            state.reusedPieces += chunk.reusedCount
+            progress(state)
         }
-        return embedded
+        // What is left: items not reached, and any passed over (changed meanwhile, unreadable).
+        state.pendingItems = state.embeddedItems + (try pass.pendingItemCount())
+        return state
+    }
+
+    /// How many items have vectors, and how many wait for the embedding pass, as readers see it
+    /// now (from the vectors a search by meaning loads, so it is cheap beside a search).
+    public func vectorCoverage() async throws(SearchIndexError) -> VectorCoverage {
+        let dimension = embedder?.dimension
+        return try await readWithVectors { (database, cache) throws(SearchIndexError) in
+            try database.execute("BEGIN")
+            defer { try? database.execute("COMMIT") }
+            let items = Int(try database.query("SELECT count(*) FROM items") { $0.integer(0) }.first ?? 0)
+            let stored = try database.query("SELECT length(data) - 4 FROM vectors LIMIT 1") { Int($0.integer(0)) }.first
+            guard let dimension = dimension ?? stored else {
+                return VectorCoverage(itemCount: items, embeddedItemCount: 0, vectorCount: 0)
+            }
+            let matrix = try cache.matrix(on: database, dimension: dimension)
+            return VectorCoverage(itemCount: items, embeddedItemCount: matrix.itemCount, vectorCount: matrix.count)
+        }
     }
 
     /// How many vectors the index holds: one per sentence piece of each embedded passage.

@@ -11,8 +11,9 @@ import SearchTool
 ///
 /// Indexes built from a source get vectors for search by meaning from the embedding model
 /// (`--embedding-model`; by default the models.lock one, when setup installed it): items that
-/// have none are embedded after the refresh, with a progress line, so an index built before
-/// the model was installed gains them on its next use. A source's index whose vectors came from
+/// have none are embedded after the refresh has written their words (`embedPendingItems`), with
+/// a progress line, so an interrupted build, or one from before the model was installed, gains
+/// them on its next use. A source's index whose vectors came from
 /// another model (or, with `--embedding-model none`, any vectors) has them removed first and is
 /// embedded again. A named index is searched with the embedder that made its vectors.
 struct IndexOpener: Sendable {
@@ -172,21 +173,26 @@ struct IndexOpener: Sendable {
         }
     }
 
-    /// Embeds the items of `index` that have no vectors yet, with a progress line; what it did,
-    /// for the summary, or nil when there was nothing to do (or no embedder).
+    /// Runs the embedding pass over the items of `index` that have no vectors yet (after the
+    /// refresh wrote their words, so they are searchable by words already), with a progress
+    /// line and an estimate; what it did, for the summary, or nil when there was nothing to do
+    /// (or no embedder). The pass commits chunk by chunk: Ctrl-C or a killed process keeps
+    /// what was embedded, and the next run embeds the rest.
     private func embedMissingVectors(in index: SearchableIndex) async throws -> String? {
         guard let embedder = index.embedder else { return nil }
         // One writer at a time, so two runs on one index do not embed the same items twice.
         let lock = try await IndexWriterLock.acquire(for: index.fileURL)
         defer { withExtendedLifetime(lock) {} }
-        let progress = Progress("Embedding")
+        let progress = Progress("Embedding", total: 0)
         defer { progress.finish() }
-        let embedded = try await index.embedItemsWithoutVectors { done, total in
-            progress.update(completed: done, detail: "of \(total) items")
+        let done = try await index.embedPendingItems { state in
+            progress.update(completed: state.embeddedItems, total: state.pendingItems, detail: "items (\(state.reusedPieces.formatted()) of \((state.embeddedPieces + state.reusedPieces).formatted()) pieces reused)")
         }
-        guard embedded > 0 else { return nil }
+        progress.finish()
+        guard done.embeddedItems > 0 else { return nil }
         try await index.checkpoint()
-        return "embedded \(embedded) items with \(embedder.identity.prefix { $0 != " " })"
+        let reused = done.reusedPieces > 0 ? " (\(done.reusedPieces) of \(done.embeddedPieces + done.reusedPieces) pieces reused from identical text)" : ""
+        return "embedded \(done.embeddedItems) items with \(embedder.identity.prefix { $0 != " " })\(reused)"
     }
 
     /// How `index` differs from the source it records (`ask index --check`); nil when it records

@@ -1,53 +1,74 @@
 import Foundation
 import Synchronization
 
-/// A one-line progress bar on stderr, drawn only when stderr is a terminal (piped or redirected
-/// output stays quiet). With a total it shows a bar and a percentage; without one (a model
-/// load, a folder walk of unknown size) it shows a spinner, the count so far and the time.
+/// A stage's progress on stderr. On a terminal, one line redrawn in place: with a total, a bar,
+/// the count, the rate and the time left; without one (a model load, a folder walk of unknown
+/// size), a spinner, the count so far and the time. Otherwise (a log, a pipe) plain lines, for
+/// stages that count something and last: nothing for the first `plainLineDelay`, so quick
+/// stages stay quiet, then a line when the stage is under way, one every `plainLineInterval`,
+/// and one when it ends.
 final class Progress: Sendable {
     let label: String
-    let total: Int?
-    let isEnabled: Bool
+    /// Whether stderr is a terminal (the line is redrawn) rather than a log (plain lines).
+    let drawsInPlace: Bool
     private let state: Mutex<State>
 
     private struct State {
+        var total: Int?
         var completed = 0
         var detail = ""
         var lastDraw = ContinuousClock.now - .seconds(1)
         var frame = 0
         var finished = false
+        /// When the last plain line was written; nil before the first.
+        var lastPlainLine: ContinuousClock.Instant?
     }
 
     private let started = ContinuousClock.now
 
-    init(_ label: String, total: Int? = nil, enabled: Bool = Terminal.standardErrorIsTerminal) {
+    /// A plain-line stage says nothing until it has run this long.
+    static let plainLineDelay: Duration = .seconds(3)
+    /// Plain lines of a stage under way come at most this often.
+    static let plainLineInterval: Duration = .seconds(10)
+
+    init(_ label: String, total: Int? = nil, drawsInPlace: Bool = Terminal.standardErrorIsTerminal) {
         self.label = label
-        self.total = total
-        self.isEnabled = enabled
-        self.state = Mutex(State())
+        self.drawsInPlace = drawsInPlace
+        self.state = Mutex(State(total: total))
     }
 
-    /// Records progress; redraws at most ten times a second.
-    func update(completed: Int, detail: String = "") {
-        guard isEnabled else { return }
+    /// Records progress (and the total, when the stage learns it as it starts); redraws at most
+    /// ten times a second (plain lines: see the type).
+    func update(completed: Int, total: Int? = nil, detail: String = "") {
         state.withLock { state in
             state.completed = completed
+            if let total { state.total = total }
             state.detail = detail
             let now = ContinuousClock.now
-            guard !state.finished, now - state.lastDraw >= .milliseconds(100) else { return }
-            state.lastDraw = now
-            state.frame += 1
-            Terminal.error("\r" + line(state) + "\u{1B}[K")
+            guard !state.finished else { return }
+            if drawsInPlace {
+                guard now - state.lastDraw >= .milliseconds(100) else { return }
+                state.lastDraw = now
+                state.frame += 1
+                Terminal.error("\r" + line(state) + "\u{1B}[K")
+            } else if state.total != nil || completed > 0, now - started >= Self.plainLineDelay,
+                      state.lastPlainLine.map({ now - $0 >= Self.plainLineInterval }) ?? true {
+                Terminal.error("\(label): \(state.lastPlainLine == nil ? "under way, " : "")\(counts(state))\n")
+                state.lastPlainLine = now
+            }
         }
     }
 
-    /// Clears the bar.
+    /// Clears the line; a stage that wrote plain lines writes its last one.
     func finish() {
-        guard isEnabled else { return }
         state.withLock { state in
             guard !state.finished else { return }
             state.finished = true
-            Terminal.error("\r\u{1B}[K")
+            if drawsInPlace {
+                Terminal.error("\r\u{1B}[K")
+            } else if state.lastPlainLine != nil {
+                Terminal.error("\(label): done, \(counts(state)) in \(Self.format(seconds: elapsedSeconds))\n")
+            }
         }
     }
 
@@ -68,22 +89,50 @@ final class Progress: Sendable {
         return try await Task.detached(operation: operation).value
     }
 
-    private func line(_ state: State) -> String {
+    private var elapsedSeconds: Double {
         let elapsed = ContinuousClock.now - started
-        let seconds = String(format: "%.1fs", Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18)
+        return Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+    }
+
+    /// "120 of 2,689 items, 4.1 a second, about 10m 26s left" (with a total), else the count.
+    private func counts(_ state: State) -> String {
+        var text = state.total.map { "\(state.completed.formatted()) of \($0.formatted())" } ?? (state.completed > 0 ? state.completed.formatted() : "")
+        if !state.detail.isEmpty { text += (text.isEmpty ? "" : " ") + state.detail }
+        if let estimate = estimate(state) { text += ", " + estimate }
+        return text
+    }
+
+    /// The rate so far and the time left at that rate, once anything is done.
+    private func estimate(_ state: State) -> String? {
+        guard let total = state.total, state.completed > 0 else { return nil }
+        let rate = Double(state.completed) / max(elapsedSeconds, 0.001)
+        let left = Double(max(0, total - state.completed)) / rate
+        return String(format: "%.1f a second", rate) + (state.completed < total ? ", about \(Self.format(seconds: left)) left" : "")
+    }
+
+    /// "42s", "10m 26s", "3h 50m".
+    static func format(seconds: Double) -> String {
+        let whole = Int(seconds.rounded())
+        if whole < 60 { return "\(whole)s" }
+        if whole < 3_600 { return "\(whole / 60)m \(whole % 60)s" }
+        return "\(whole / 3_600)h \(whole % 3_600 / 60)m"
+    }
+
+    private func line(_ state: State) -> String {
+        let seconds = String(format: "%.1fs", elapsedSeconds)
         let columns = Self.columns()
         var text: String
-        if let total, total > 0 {
+        if let total = state.total, total > 0 {
             let fraction = min(1, Double(state.completed) / Double(total))
-            let width = max(10, min(30, columns - label.count - 30))
+            let width = max(10, min(30, columns - label.count - 60))
             let filled = Int(fraction * Double(width))
             let bar = String(repeating: "█", count: filled) + String(repeating: "░", count: width - filled)
-            text = "\(label) \(bar) \(Int(fraction * 100))% \(state.completed)/\(total) \(seconds)"
+            text = "\(label) \(bar) \(Int(fraction * 100))% \(counts(state)) \(seconds)"
         } else {
             let spinner = ["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"][state.frame % 10]
             text = "\(spinner) \(label)" + (state.completed > 0 ? " \(state.completed)" : "") + " \(seconds)"
+            if !state.detail.isEmpty { text += " " + state.detail }
         }
-        if !state.detail.isEmpty { text += " " + state.detail }
         return String(text.prefix(max(20, columns - 1)))
     }
 

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import SearchIndex
 
 // A child process the SearchIndex tests run against an index file, in one of two modes.
@@ -7,8 +8,9 @@ import SearchIndex
 // word "probeword" until it is killed. Prints BATCH-OPEN once the batch holds written items, and
 // BULK-OPEN once it holds 6,000 (past the bulk-load threshold, so the secondary indexes are dropped).
 //
-// `lantern-index-crash-probe vectors <index-file>`: opens the index with `ProbeEmbedder` and keeps
-// writing items (50 a call, no batch) until it is killed. Prints WRITING once one call committed.
+// `lantern-index-crash-probe vectors <index-file>`: opens the index with `ProbeEmbedder`, writes
+// the words of 2,000 items, then runs the embedding pass (slowly) until it is killed. Prints
+// EMBEDDING once a chunk of vectors committed.
 //
 // `lantern-index-crash-probe writer <index-file>`: a second writer beside the test's own or another
 // probe's. Reads one command a line from stdin, answers "ok" (or "error: …") on stdout:
@@ -54,29 +56,35 @@ func runCrashProbe(path: String) async throws {
     }
 }
 
-/// A deterministic embedder for the vector probe (the test opens the file with the same identity).
+/// A deterministic, slow embedder for the vector probe (the test opens the file with the same
+/// identity): a pause per call, so the test's kill lands while the pass embeds.
 struct ProbeEmbedder: TextEmbedder {
     let identity = "probe-embedder"
     let dimension = 3
     func embed(_ texts: [String]) async throws -> [[Float]] {
-        texts.map { text in [Float(text.utf8.count % 7) + 1, Float(text.utf8.count % 5), 1] }
+        try await Task.sleep(for: .milliseconds(100))
+        return texts.map { text in [Float(text.utf8.count % 7) + 1, Float(text.utf8.count % 5), 1] }
     }
 }
 
 func runVectorProbe(path: String) async throws {
     let index = try SearchableIndex(url: URL(fileURLWithPath: path), embedder: ProbeEmbedder())
-    var counter = 0
-    while true {
-        let items = (0..<50).map { _ in
-            counter += 1
-            var set = SearchableItemAttributeSet(contentType: "public.text")
-            set.title = "probe \(counter)"
-            set.textContent = "probeword with a vector, number \(counter)"
-            return SearchableItem(uniqueIdentifier: "probe-\(counter)", attributeSet: set)
-        }
-        try await index.indexSearchableItems(items)
-        if counter == 50 { FileHandle.standardOutput.write(Data("WRITING\n".utf8)) }
+    // each text its own, so none reuses another's vector
+    let items = (1...2_000).map { counter in
+        var set = SearchableItemAttributeSet(contentType: "public.text")
+        set.title = "probe \(counter)"
+        set.textContent = "probeword with a vector, number \(counter)"
+        return SearchableItem(uniqueIdentifier: "probe-\(counter)", attributeSet: set)
     }
+    try await index.indexSearchableItems(items)
+    let said = Atomic(false)
+    try await index.embedPendingItems { progress in
+        guard progress.embeddedItems > 0, !said.exchange(true, ordering: .relaxed) else { return }
+        FileHandle.standardOutput.write(Data("EMBEDDING\n".utf8))
+    }
+    FileHandle.standardOutput.write(Data("DONE\n".utf8))
+    // the test kills the probe before this
+    try await Task.sleep(for: .seconds(3_600))
 }
 
 func runWriter(path: String) async {

@@ -9,6 +9,7 @@ import Testing
     static func index(_ folder: TemporaryFolder) async throws -> SearchableIndex {
         let index = try folder.index(embedder: ConceptEmbedder())
         try await index.indexSearchableItems(Notes.all)
+        try await index.embedPendingItems()
         return index
     }
 
@@ -72,6 +73,7 @@ import Testing
         let index = try await Self.index(folder)
         #expect(Self.identifiers(try await index.search(SearchQuery(.meaning("rain seeping")))).first == "damp")
         try await index.indexSearchableItems([Notes.item("roof", title: "Roof", text: "Rain seeping, wet ceiling, water everywhere.")])
+        try await index.embedPendingItems()
         #expect(Self.identifiers(try await index.search(SearchQuery(.meaning("rain seeping")))).first == "roof")
         try await index.deleteSearchableItems(withIdentifiers: ["roof"])
         #expect(!Self.identifiers(try await index.search(SearchQuery(.meaning("rain seeping")))).contains("roof"))
@@ -83,6 +85,7 @@ import Testing
         var parts = (1...5).map { "## Part \($0)\n\n" + PassageTests.filler(sentences: 30, seed: UInt64($0)) }
         parts[3] = "## Part 4\n\nThe cellar was wet: moisture seeping through the wall after rain."
         try await index.indexSearchableItems([PassageTests.item("manual", parts.joined(separator: "\n\n"), type: "net.daringfireball.markdown")])
+        try await index.embedPendingItems()
         let hit = try #require(try await index.search(SearchQuery(.meaning("damp"), snippetLength: 200)).first)
         #expect(hit.passage?.passage.text.contains("moisture seeping") == true)
     }
@@ -97,6 +100,7 @@ import Testing
             "We finished with tea in the café before the evening traffic made the road slow again.",
         ]
         try await index.indexSearchableItems([Notes.item("walk", title: "Village walk", text: sentences.joined(separator: " "))])
+        try await index.embedPendingItems()
         let hit = try #require(try await index.search(SearchQuery(.meaning("damp"), snippetLength: 120)).first)
         let snippet = try #require(hit.passage?.snippet)
         #expect(snippet.contains("moisture stain"), "the snippet was: \(snippet)")

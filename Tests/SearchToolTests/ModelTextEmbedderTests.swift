@@ -35,6 +35,7 @@ import Testing
         let file = folder.appendingPathComponent("notes.sqlite")
         let index = try SearchableIndex(url: file, embedder: embedder)
         try await index.indexSearchableItems(Self.notes)
+        try await index.embedPendingItems()
 
         let question = "water leaking into the house"
         let wordsOnly = try SearchableIndex(url: folder.appendingPathComponent("words.sqlite"))

@@ -28,9 +28,12 @@ import Foundation
 /// - `vectors`: when the index has an embedder, one vector per sentence piece of each passage
 ///   (`PassageEmbeddingText`; `QuantizedVector`: int8 with a per-vector scale), keyed like
 ///   passages (the item's rowid times 2^20 plus the piece's number), with the passage it
-///   belongs to (a short item's one passage is 0) and its number among the passage's pieces.
-///   Written in the transaction that writes the item's text, deleted with it. `meta` records the
-///   embedder (`embedder`) and a stamp every change of vectors bumps (`vectorGeneration`).
+///   belongs to (a short item's one passage is 0), its number among the passage's pieces and
+///   the hash of the text it was made from (`EmbeddingPass.hash`, indexed), so a piece whose
+///   text the index already holds reuses that vector instead of embedding it again. Written
+///   after the item's text, by the embedding pass (`EmbeddingPass`), deleted with the item; an
+///   item has a vector for every piece or none. `meta` records the embedder (`embedder`) and a
+///   stamp every change of vectors bumps (`vectorGeneration`).
 /// - `meta` also records the folder or corpus the index was built from (`source`, `IndexOrigin`).
 /// - `list_values`, `custom_values`: membership and grouping of list elements and custom keys.
 ///   Both are WITHOUT ROWID tables keyed for their main access path — list values by
@@ -42,10 +45,9 @@ import Foundation
 /// The settings below were chosen by measuring the index benchmark at a million notes; the
 /// figures, and the machine they were measured on, are in Benchmarks/RESULTS.md.
 enum IndexSchema {
-    /// 11: HTML items hold their page's main content as libxml2 reads it (`HTMLTextExtractor`)
-    /// instead of the regular expressions' text with its page chrome, so files indexed before are
-    /// read again.
-    static let version = 11
+    /// 12: vectors record the hash of the text they were made from (identical text is embedded
+    /// once). 11: HTML items hold their page's main content as libxml2 reads it.
+    static let version = 12
 
     /// Bytes per database page for new index files. With 16 KiB pages instead of SQLite's 4 KiB,
     /// every b-tree has a quarter of the pages, so inserts split and rebalance less, index builds
@@ -221,7 +223,8 @@ enum IndexSchema {
         INSERT INTO passage_fts(passage_fts, rank) VALUES('rank', 'bm25(\(passageWeights.map { "\($0)" }.joined(separator: ", ")))');
         INSERT INTO passage_fts(passage_fts, rank) VALUES('hashsize', \(ftsHashSize));
         INSERT INTO passage_fts(passage_fts, rank) VALUES('pgsz', \(ftsLeafSize));
-        CREATE TABLE IF NOT EXISTS vectors(rowid INTEGER PRIMARY KEY, passage INTEGER NOT NULL, sentence INTEGER, data BLOB NOT NULL);
+        CREATE TABLE IF NOT EXISTS vectors(rowid INTEGER PRIMARY KEY, passage INTEGER NOT NULL, sentence INTEGER, hash INTEGER NOT NULL, data BLOB NOT NULL);
+        CREATE INDEX IF NOT EXISTS vectors_hash ON vectors(hash);
         """
     }
 

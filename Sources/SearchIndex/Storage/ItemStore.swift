@@ -69,7 +69,7 @@ final class ItemStore {
         let saveShortlist, deleteShortlist: SQLiteStatement
         let findLists, deleteListValue, deleteCustomValues, findText, deleteText, deleteItem: SQLiteStatement
         let insertPassage, findPassages, deletePassages, insertPassageWords, deletePassageWords: SQLiteStatement
-        let insertVector, deleteVectors: SQLiteStatement
+        let deleteVectors: SQLiteStatement
 
         init(_ database: SQLiteDatabase) throws(SearchIndexError) {
             insertItem = try database.prepare(ItemStore.insertSQL)
@@ -97,7 +97,6 @@ final class ItemStore {
             deletePassages = try database.prepare("DELETE FROM passages WHERE rowid BETWEEN ? AND ?")
             insertPassageWords = try database.prepare("INSERT INTO passage_fts(rowid, heading, body) VALUES(?, ?, ?)")
             deletePassageWords = try database.prepare("INSERT INTO passage_fts(passage_fts, rowid, heading, body) VALUES('delete', ?, ?, ?)")
-            insertVector = try database.prepare("INSERT INTO vectors(rowid, passage, sentence, data) VALUES(?, ?, ?, ?)")
             deleteVectors = try database.prepare("DELETE FROM vectors WHERE rowid BETWEEN ? AND ?")
         }
     }
@@ -322,18 +321,9 @@ final class ItemStore {
         return (slots, binding)
     }()
 
-    /// One stored vector: of a sentence piece of the item's passage `passage`
-    /// (`PassageEmbeddingText.Piece`).
-    struct PieceVector {
-        var passage: Int
-        var sentence: Int?
-        var vector: [Float]
-    }
-
-    /// Inserts or replaces an item (by `uniqueIdentifier`), with its pieces' vectors when the
-    /// index embeds (as `PassageEmbeddingText.pieces(of:)` lists them). Call inside a
-    /// transaction or savepoint.
-    func upsert(_ item: SearchableItem, vectors: [PieceVector]? = nil) throws(SearchIndexError) {
+    /// Inserts or replaces an item (by `uniqueIdentifier`); a replaced item's vectors go with
+    /// it, and the embedding pass gives the new text its own. Call inside a transaction or savepoint.
+    func upsert(_ item: SearchableItem) throws(SearchIndexError) {
         guard !item.uniqueIdentifier.isEmpty else { throw .emptyIdentifier }
         let custom = try customValues(of: item.attributeSet)
         let set = item.attributeSet
@@ -403,17 +393,6 @@ final class ItemStore {
         let extra = (extraParts.sorted { $0.order < $1.order }.flatMap(\.texts) + customText).joined(separator: "\n")
         try statements.insertText.run([.integer(rowid), .blob(TextCompression.encode(title + "\u{0}" + extra + "\u{0}" + (body ?? "")))])
         let passages = try insertPassages(of: body, contentType: set.contentType, item: rowid)
-        if let vectors {
-            let stored = 0..<max(1, passages.count)
-            guard !vectors.isEmpty, vectors.count < IndexSchema.passagesPerItem, vectors.allSatisfy({ stored.contains($0.passage) }) else {
-                throw .embeddingFailed(reason: "\(vectors.count) vectors do not fit the \(max(1, passages.count)) passages of \(identifier)")
-            }
-            for (index, piece) in vectors.enumerated() {
-                try statements.insertVector.run([.integer(IndexSchema.passageRowid(item: rowid, index: index)), .integer(Int64(piece.passage)),
-                                                 piece.sentence.map { .integer(Int64($0)) } ?? .null, .blob(QuantizedVector(piece.vector).blob)])
-            }
-            vectorsChanged = true
-        }
         var change = pendingWords[rowid] ?? PendingWords()
         change.adding = Words(title: title, extra: extra, body: body ?? "", passages: passages)
         setPendingWords(change, for: rowid)

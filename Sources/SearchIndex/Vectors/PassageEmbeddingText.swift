@@ -15,12 +15,18 @@ enum PassageEmbeddingText {
     /// The pieces, in passage order; always at least one.
     static func pieces(of item: SearchableItem) -> [Piece] {
         let set = item.attributeSet
-        let body = set.textContent.map(ItemStore.clean) ?? ""
-        let title = [set.title, set.displayName].compactMap { $0.map(ItemStore.clean) }.joined(separator: "\n")
+        return pieces(title: [set.title, set.displayName].compactMap { $0.map(ItemStore.clean) }.joined(separator: "\n"),
+               description: set.contentDescription.map(ItemStore.clean), body: set.textContent.map(ItemStore.clean) ?? "",
+               contentType: set.contentType)
+    }
+
+    /// The pieces of an item as the index stores it (its title and display name joined by a
+    /// line break, its text, both cleaned), which is what the embedding pass reads back.
+    static func pieces(title: String, description: String?, body: String, contentType: String?) -> [Piece] {
         func titled(_ text: String) -> String { title.isEmpty ? text : title + "\n" + text }
-        let spans = ItemStore.storedPassageSpans(of: body, contentType: set.contentType)
+        let spans = ItemStore.storedPassageSpans(of: body, contentType: contentType)
         guard !spans.isEmpty else {
-            let summary = [title, set.contentDescription.map(ItemStore.clean) ?? ""].filter { !$0.isEmpty }.joined(separator: "\n")
+            let summary = [title, description ?? ""].filter { !$0.isEmpty }.joined(separator: "\n")
             let pieces = SentencePieces.pieces(of: body).enumerated().map { Piece(passage: 0, sentence: $0, text: titled($1)) }
             return summary.isEmpty && !pieces.isEmpty ? pieces : [Piece(passage: 0, sentence: nil, text: summary)] + pieces
         }

@@ -22,9 +22,12 @@ struct VectorMatrix {
     }
 
     var count: Int { items.count }
+    /// How many items have rows (an item's rows are adjacent).
+    private(set) var itemCount = 0
 
     /// Appends one stored vector of an item's passage (an item's rows must be adjacent).
     mutating func append(item: Int64, passage: Int, sentence: Int?, _ vector: QuantizedVector) {
+        if items.last != item { itemCount += 1 }
         items.append(item)
         passages.append(Int32(clamping: passage))
         sentences.append(sentence.map { Int32(clamping: $0) } ?? -1)
