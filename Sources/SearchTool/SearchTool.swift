@@ -214,12 +214,13 @@ final class SearchEngine: Sendable {
                                       snippetLength: configuration.snippetLength, wordsSearch: configuration.wordsSearch,
                                       question: question, grounding: await grounding(for: question))
         let token = channel.makeQueryToken()
+        let coverage = try await Self.vectorCoverage(of: sources)
         var replies: [SearchReply] = []
         let outcome = try await pipeline.run { data, stage, isLast, found, adjustments in
             let shown = Set(data.items.map(\.uniqueIdentifier))
             let reply = SearchReply(content: data, label: request.label, status: isLast ? .complete : .partial,
                                     queryToken: token, stageToken: SearchReply.StageToken(query: token, index: stage),
-                                    passages: found.filter { shown.contains($0.key) }, adjustments: adjustments)
+                                    passages: found.filter { shown.contains($0.key) }, adjustments: adjustments, vectorCoverage: coverage)
             channel.send(reply)
             replies.append(reply)
         }
@@ -239,6 +240,19 @@ final class SearchEngine: Sendable {
         return ToolResult(text: text, structuredContent: replies,
                           sources: ShownSources.results(of: final, in: text, attributes: capabilities.fetchAttributes, passages: outcome.passages,
                                                         formatter: formatter))
+    }
+
+    /// How many items of the sources searched by meaning have vectors, summed; nil when none
+    /// has an embedder.
+    static func vectorCoverage(of sources: [ResolvedSource]) async throws -> VectorCoverage? {
+        var total: VectorCoverage?
+        for source in sources where source.index.embedder != nil {
+            let coverage = try await source.index.vectorCoverage()
+            total = VectorCoverage(itemCount: (total?.itemCount ?? 0) + coverage.itemCount,
+                                   embeddedItemCount: (total?.embeddedItemCount ?? 0) + coverage.embeddedItemCount,
+                                   vectorCount: (total?.vectorCount ?? 0) + coverage.vectorCount)
+        }
+        return total
     }
 
     /// The first line of a search's items: how many items hold the words and how many are

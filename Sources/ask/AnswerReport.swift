@@ -1,4 +1,5 @@
 import LocalModel
+import SearchIndex
 
 /// What one question produced, in the shape `--json` prints: the answer, the sources, the
 /// trace of tool calls, timings in seconds and token counts.
@@ -33,6 +34,9 @@ struct AnswerReport: Encodable, Sendable {
         /// What the search tool added to the query from the question or relaxed when it found
         /// nothing (`QueryAdjustment`), one sentence each; empty when the query ran as written.
         let adjustments: [String]
+        /// How many of the index's items had vectors when the search ran (nil without an
+        /// embedder): the others were found by their words only.
+        let vectors: VectorCoverage?
     }
 
     struct Timings: Encodable, Sendable {

@@ -96,8 +96,10 @@ struct QuestionRunner: Sendable {
         if step.tool == tool.name {
             let query = (try? SearchTool.Arguments(step.arguments))?.query.jsonString ?? step.arguments.jsonString
             let count = step.results.map { "\($0) result\($0 == 1 ? "" : "s")" } ?? "no results"
+            // Until the embedding pass ends, meaning ranks only part of the items.
+            let partial = step.vectors.flatMap { $0.isComplete ? nil : " (\($0); the others by their words)" } ?? ""
             // What the tool added or relaxed, once: a repeated call's were printed with the call.
-            line = "· search \(query) → \(count)" + (step.repeated ? "" : step.adjustments.map { "\n    \($0)" }.joined())
+            line = "· search \(query) → \(count)\(partial)" + (step.repeated ? "" : step.adjustments.map { "\n    \($0)" }.joined())
         } else if step.tool == tool.configuration.fetchToolName {
             line = "· fetch \(step.items.joined(separator: ", "))"
         } else {

@@ -47,16 +47,18 @@ struct Trace {
         var results: Int?
         var items: [String] = []
         var adjustments: [String] = []
+        var vectors: VectorCoverage?
         if output.isError {
             // a failed call returned nothing
         } else if let earlier = output.repeatedCallID.flatMap({ stepsByCall[$0] }) {
             // not run again: the earlier call's results stand
-            (results, items, adjustments) = (earlier.results, earlier.items, earlier.adjustments)
+            (results, items, adjustments, vectors) = (earlier.results, earlier.items, earlier.adjustments, earlier.vectors)
         } else if output.toolName == searchToolName {
             let replies = output.structuredContents(as: SearchReply.self)
             results = replies.first?.content.resultCount
             items = replies.flatMap(\.content.items).map(\.uniqueIdentifier).uniqued()
             adjustments = replies.first?.adjustments.map(\.description) ?? []
+            vectors = replies.first?.vectorCoverage
             self.replies += replies
         } else if output.toolName == fetchToolName, let arguments = call.flatMap({ try? FetchItemTool.Arguments($0.arguments) }) {
             items = [arguments.id]
@@ -64,7 +66,7 @@ struct Trace {
         return AnswerReport.Step(tool: output.toolName.isEmpty ? "(malformed call)" : output.toolName,
                                  arguments: call?.arguments ?? .null, results: results, items: items,
                                  error: output.isError ? output.text : nil, repeated: output.repeatedCallID != nil,
-                                 adjustments: adjustments)
+                                 adjustments: adjustments, vectors: vectors)
     }
 }
 

@@ -35,4 +35,45 @@ import Testing
         #expect(models.status != 0)
         #expect(models.stderr.contains("no model file 'no-such-model.gguf'"), "\(models.stderr)")
     }
+
+    /// kill -9 while `ask index` embeds: the index opens, `ask index --check` passes and says how
+    /// many items wait, and the next build embeds only those.
+    @Test func aBuildKilledWhileEmbeddingResumesWithTheItemsLeft() throws {
+        let ask = try AskProcess()
+        let count = 400
+        for number in 1...count {
+            try ask.dataHome.write("Note \(number) of the garden log. The shed roof needed \(number) new tiles after the storm. "
+                                   + "We planted \(number % 17) rows of beans and \(number % 11) of peas that week.\n", to: "notes/note-\(number).txt")
+        }
+        let notes = ask.dataHome.url.appendingPathComponent("notes")
+        let build = ask.process(["index", "--folder", notes.path, "--index", "killed"])
+        build.standardOutput = FileHandle.nullDevice
+        build.standardError = FileHandle.nullDevice
+        try build.run()
+        func coverage() throws -> (status: Int32, vectors: [String: Any]?) {
+            let check = try ask.run(["index", "--check", "killed", "--json"])
+            let report = try? JSONSerialization.jsonObject(with: Data(check.stdout.utf8)) as? [String: Any]
+            return (check.status, report?["vectors"] as? [String: Any])
+        }
+        // kill it once some vectors are committed
+        var embedded = 0
+        while build.isRunning, embedded == 0 {
+            Thread.sleep(forTimeInterval: 0.2)
+            embedded = (try? coverage().vectors?["embeddedItemCount"] as? Int) ?? 0
+        }
+        #expect(build.isRunning, "the build ended before it could be killed")
+        kill(build.processIdentifier, SIGKILL)
+        build.waitUntilExit()
+
+        let (status, vectors) = try coverage()
+        #expect(status == 0)
+        let done = try #require(vectors?["embeddedItemCount"] as? Int)
+        #expect(done > 0 && done < count, "\(String(describing: vectors))")
+        #expect(vectors?["pendingItemCount"] as? Int == count - done)
+
+        let resumed = try ask.run(["index", "--folder", notes.path, "--index", "killed", "--json"])
+        #expect(resumed.status == 0, "\(resumed.stderr)")
+        #expect((try Self.report(resumed)["summary"] as? String)?.contains("embedded \(count - done) items") == true, "\(resumed.stdout)")
+        #expect(try coverage().vectors?["pendingItemCount"] as? Int == 0)
+    }
 }

@@ -35,10 +35,15 @@ public struct SearchReply: Sendable, Hashable {
     /// found nothing (`QueryAdjustment`); the same in every reply of one query, empty when the
     /// query ran as written.
     public var adjustments: [QueryAdjustment]
+    /// How many of the searched items had vectors when the query ran (nil when no index searched
+    /// has an embedder): until the embedding pass ends, meaning ranks only those, and the
+    /// others are found by their words alone.
+    public var vectorCoverage: VectorCoverage?
 
     public init(content: SearchPipelineData, label: String?, status: Status, queryToken: QueryToken, stageToken: StageToken,
-                passages: [String: PassageMatch] = [:], adjustments: [QueryAdjustment] = []) {
+                passages: [String: PassageMatch] = [:], adjustments: [QueryAdjustment] = [], vectorCoverage: VectorCoverage? = nil) {
         self.content = content
+        self.vectorCoverage = vectorCoverage
         self.passages = passages
         self.adjustments = adjustments
         self.label = label

@@ -63,12 +63,15 @@ struct IndexCommand: Command {
             if let older = index.replacedFormatVersion { throw IndexOpener.olderFormat(name, version: older) }
             let comparison = try await opener.compareWithSource(index)
             let check = try await index.checkShortlists()
+            // Items waiting for vectors are a state, not a fault: the next build embeds them.
+            let vectors = await index.vectorsIdentity == nil ? nil : try await index.vectorCoverage()
             let sound = check.isSound && comparison?.agrees != false
             if json {
-                print(json: CheckReport(name: name, path: index.fileURL.path, check: check, comparison: comparison))
+                print(json: CheckReport(name: name, path: index.fileURL.path, check: check, comparison: comparison, vectors: vectors))
                 return sound ? 0 : 1
             }
             Terminal.output(Self.sourceLines(name, comparison))
+            if let vectors { Terminal.output(Self.vectorLine(name, vectors, source: comparison?.source)) }
             if check.isSound {
                 Terminal.output("Index '\(name)': the shortlists of all \(check.wordCount) words agree with the full-text index (\(check.itemCount) items in \(index.fileURL.path))\n")
             } else {
@@ -109,6 +112,16 @@ struct IndexCommand: Command {
         text += lines.prefix(limit).joined()
         if lines.count > limit { text += "  … and \(lines.count - limit) more (ask index --check \(name) --json lists them all)\n" }
         return text + "Run '\(comparison.source.indexCommand(name: name))' to bring it up to date.\n"
+    }
+
+    /// How much of the index has vectors, and what embeds the rest.
+    static func vectorLine(_ name: String, _ coverage: VectorCoverage, source: IndexOrigin?) -> String {
+        var line = "Index '\(name)': \(coverage) (\(coverage.vectorCount.formatted()) sentence vectors)"
+        if !coverage.isComplete {
+            line += "; \(coverage.pendingItemCount.formatted()) items wait for theirs and are found by their words meanwhile"
+            if let source { line += "; '\(source.indexCommand(name: name))' embeds them" }
+        }
+        return line + "\n"
     }
 
     /// The first skipped files with their reasons, sorted by path; `--json` lists every one.
@@ -162,9 +175,12 @@ struct IndexCommand: Command {
         let disagreements: [Word]
         /// Nil when the index records no source (and with `--repair`, which does not compare).
         let source: Source?
+        /// How many items have vectors and how many wait; nil for a full-text-only index.
+        let vectors: VectorCoverage?
 
-        init(name: String, path: String, check: ShortlistCheck, comparison: SourceComparison? = nil) {
+        init(name: String, path: String, check: ShortlistCheck, comparison: SourceComparison? = nil, vectors: VectorCoverage? = nil) {
             index = name
+            self.vectors = vectors
             self.path = path
             sound = check.isSound && comparison?.agrees != false
             source = comparison.map {
