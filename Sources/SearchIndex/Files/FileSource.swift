@@ -75,9 +75,6 @@ public struct FileSource: Sendable {
     /// Called once if another writer holds the index's lock, with its process id when known.
     public var waitingForWriter: (@Sendable (_ holder: Int32?) -> Void)?
 
-    /// Text written per transaction into an index with an embedder (see `refresh`).
-    static let embeddingWriteBytes = 64 << 10
-
     public init(scopes: [URL]) {
         self.scopes = scopes
     }
@@ -109,7 +106,6 @@ public struct FileSource: Sendable {
         let indexed = try await indexedFiles(in: index, where: .domain(domainIdentifier))
         let extractor = textExtractor
         var pending: [SearchableItem] = []
-        var pendingBytes = 0
         var seen = Set<FileItemPath>()
         var bytesRead = 0
         for (number, candidate) in candidates.enumerated() {
@@ -156,15 +152,11 @@ public struct FileSource: Sendable {
             set.contentCreationDate = candidate.created
             set.textContent = extracted.text
             pending.append(SearchableItem(uniqueIdentifier: candidate.path, domainIdentifier: domainIdentifier, attributeSet: set))
-            pendingBytes += extracted.text.utf8.count
             report.indexed += 1
-            // An index with an embedder writes after about 50 passages' worth of text, so its
-            // progress keeps moving while the passages are embedded (and an interruption loses
-            // little); without one, after 500 files, which is cheaper per item.
-            if pending.count >= 500 || (index.embedder != nil && pendingBytes >= Self.embeddingWriteBytes) {
+            // Words only (vectors follow in the embedding pass), so 500 files a write, embedder or not.
+            if pending.count >= 500 {
                 try await index.indexSearchableItems(pending)
                 pending.removeAll()
-                pendingBytes = 0
             }
         }
         if !pending.isEmpty { try await index.indexSearchableItems(pending) }
