@@ -16,6 +16,14 @@ public struct GenerationParameters: Sendable, Hashable {
     /// Texts the output may not begin with, whitespace aside (`ForbiddenOpenings`): the tokens
     /// that would write one are masked while the output could still become one.
     public var forbiddenOpenings: [String]
+    /// Whether the output must hold text before it may end: until a token writes something
+    /// other than whitespace, and while the output may still become one of `forbiddenOpenings`
+    /// (a response filter hides such a start as a call), the tokens that end or frame a turn
+    /// are masked (a lazy grammar's trigger tokens excepted: a call may still begin).
+    /// An answer round sets it, so a model that would rather call again (Qwen2.5-Coder-1.5B
+    /// wrote `<tool_call` or stopped at once) answers instead of leaving the user an empty
+    /// response.
+    public var requiresText: Bool
     /// Whether control tokens (such as `<think>`) appear in the text.
     public var renderSpecialTokens: Bool
     /// Whether an end-of-generation token ends the output. Benchmarks turn this off to
@@ -29,7 +37,8 @@ public struct GenerationParameters: Sendable, Hashable {
 
     public init(sampling: SamplingOptions = .greedy, maximumTokens: Int = 512, stopStrings: [String] = [],
                 grammar: GrammarConstraint? = nil, repeatedSpanStop: RepeatedSpanStop? = nil, repeatedTextStop: RepeatedTextStop? = nil,
-                forbiddenOpenings: [String] = [], renderSpecialTokens: Bool = true, stopsAtEndOfGeneration: Bool = true, forcedPrefix: String = "") {
+                forbiddenOpenings: [String] = [], requiresText: Bool = false, renderSpecialTokens: Bool = true,
+                stopsAtEndOfGeneration: Bool = true, forcedPrefix: String = "") {
         self.sampling = sampling
         self.maximumTokens = maximumTokens
         self.stopStrings = stopStrings
@@ -37,6 +46,7 @@ public struct GenerationParameters: Sendable, Hashable {
         self.repeatedSpanStop = repeatedSpanStop
         self.repeatedTextStop = repeatedTextStop
         self.forbiddenOpenings = forbiddenOpenings
+        self.requiresText = requiresText
         self.renderSpecialTokens = renderSpecialTokens
         self.stopsAtEndOfGeneration = stopsAtEndOfGeneration
         self.forcedPrefix = forcedPrefix
@@ -245,6 +255,10 @@ public actor InferenceContext {
         var repeatWatch = parameters.repeatedSpanStop.map(RepeatedSpanStop.Watch.init)
         var loopWatch = parameters.repeatedTextStop.map(RepeatedTextStop.Watch.init)
         var openingWatch = ForbiddenOpenings(parameters.forbiddenOpenings)
+        // with `requiresText`, whether the output holds text yet (whitespace aside); a lazy
+        // grammar's trigger tokens (a call's one-token opening) stay open to the model
+        var wroteText = !parameters.requiresText
+        let callTokens: Set<Token> = if case .lazy(_, _, let tokens)? = parameters.grammar?.activation { Set(tokens) } else { [] }
         var firstText: ContinuousClock.Instant?
         var generated = 0
         var stopReason = GenerationSummary.StopReason.maximumTokens
@@ -258,11 +272,13 @@ public actor InferenceContext {
         for token in forced {
             try sampler.accept(token)
             generated += 1
-            let (text, stop) = assembler.append(model.handle.pieceBytes(token, renderSpecial: parameters.renderSpecialTokens))
+            let piece = model.handle.pieceBytes(token, renderSpecial: parameters.renderSpecialTokens)
+            let (text, stop) = assembler.append(piece)
             send(text)
             _ = repeatWatch?.repeats(after: text)
             _ = loopWatch?.repeats(after: text)
-            openingWatch.record(model.handle.pieceBytes(token, renderSpecial: parameters.renderSpecialTokens))
+            openingWatch.record(piece)
+            wroteText = wroteText || piece.contains { !ForbiddenOpenings.isWhitespace($0) }
             if let stop {
                 stopReason = .stopString(stop)
                 break
@@ -275,6 +291,10 @@ public actor InferenceContext {
             if openingWatch.isWatching {
                 for forbidden in openingWatch.forbiddenTokens(model.handle.compactPieces) { logits[Int(forbidden)] = -.infinity }
             }
+            // text that may still become a forbidden opening is hidden as a call would be: it is no answer yet
+            if !wroteText || parameters.requiresText && openingWatch.isWatching {
+                for token in model.handle.turnTokens where !callTokens.contains(token) { logits[Int(token)] = -.infinity }
+            }
             let token = try sampler.sample(from: logits)
             try sampler.accept(token)
             generated += 1
@@ -285,6 +305,7 @@ public actor InferenceContext {
             }
             let piece = model.handle.pieceBytes(token, renderSpecial: parameters.renderSpecialTokens)
             openingWatch.record(piece)
+            wroteText = wroteText || piece.contains { !ForbiddenOpenings.isWhitespace($0) }
             let (text, stop) = assembler.append(piece)
             send(text)
             if let stop { stopReason = .stopString(stop); break }

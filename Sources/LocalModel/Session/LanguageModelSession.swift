@@ -292,8 +292,8 @@ public final class LanguageModelSession: Sendable {
     private func generateRound<Content>(_ progress: inout ResponseProgress, options: GenerationOptions, answer: AnswerFormat<Content>,
                                         show: (String) -> Void) async throws -> Round {
         let rendered = try await renderPrompt(reservedAnswerTokens: maximumTokens(options))
-        // a text answer may be written in this round: it ends when it loops, and in the answer
-        // round it may not begin as a call (a call there could not run)
+        // a text answer may be written in this round: it ends when it loops and not before it says
+        // something (or calls), and in the answer round it may not begin as a call (a call there could not run)
         let mayAnswer = progress.mode != .required && answer.schema == nil
         let isAnswerRound = progress.mode == .disallowed && answer.schema == nil
         let parameters = GenerationParameters(
@@ -303,6 +303,7 @@ public final class LanguageModelSession: Sendable {
             repeatedSpanStop: progress.mode != .disallowed && repeatedToolCallPolicy == .reuseEarlierOutput ? progress.ledger.generationStop : nil,
             repeatedTextStop: mayAnswer ? RepeatedTextStop() : nil,
             forbiddenOpenings: isAnswerRound ? callSyntax.answerOpenings : [],
+            requiresText: mayAnswer,
             forcedPrefix: forcedPrefix(for: progress))
         var filter = ResponseTextFilter(layout: model.chatTemplate.toolLayout, readsOtherSpellings: answer.schema == nil)
         var raw = ""

@@ -76,6 +76,18 @@ final class LlamaModelHandle: @unchecked Sendable {
     var endOfSequence: Token? { valid(llama_vocab_eos(vocab)) }
     var endOfTurn: Token? { valid(llama_vocab_eot(vocab)) }
     func isEndOfGeneration(_ token: Token) -> Bool { llama_vocab_is_eog(vocab, token) }
+    /// Every token that ends generation or frames a turn (end of sequence, end of turn,
+    /// `<|im_start|>`: control tokens): none of them is answer text, so they are what
+    /// `GenerationParameters.requiresText` masks. Read once, on first use.
+    var turnTokens: [Token] {
+        turnTokensCache.withLock { cached in
+            if let cached { return cached }
+            let tokens = (0..<Token(vocabularySize)).filter { isEndOfGeneration($0) || isControl($0) }
+            cached = tokens
+            return tokens
+        }
+    }
+    private let turnTokensCache = Mutex<[Token]?>(nil)
     func isControl(_ token: Token) -> Bool {
         llama_vocab_get_attr(vocab, token).rawValue & LLAMA_TOKEN_ATTR_CONTROL.rawValue != 0
     }
