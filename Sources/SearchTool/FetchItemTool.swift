@@ -8,30 +8,46 @@ import SearchIndex
 /// from what it read. A long document is read a place at a time (a passage, a page, the passage
 /// around some words), so page 40 reaches the model without pages 1–39.
 public struct FetchItemTool: Tool {
-    /// `{"id": "...", "page": 40}`: the id, and at most one place (`passage`, `page` or `around`).
+    /// `{"id": "...", "page": 40}`: the id, and one place (`around`, `passage` or `page`).
+    /// A model that fills every key (Qwen2.5-Coder writes `"passage": 0, "page": 1,
+    /// "around": "…"`) is read, not refused: an empty `around` is no place, and of several
+    /// places the most specific is read (`Place.precedence`), the others named in `leftOut`.
     public struct Arguments: ConvertibleFromGeneratedContent, Sendable {
         public var id: String
         /// The place to read; nil reads the whole item.
         public var place: PassagePlace?
+        /// The key of the place read, and the places the call also named, which were not read.
+        public var placeKey: Place?
+        public var leftOut: [Place] = []
         public init(_ content: GeneratedContent) throws {
             guard let id = content[FetchItemTool.idKey]?.stringValue else {
                 throw SearchToolError.invalidQuery("fetch needs an \"\(FetchItemTool.idKey)\" string")
             }
             self.id = id
-            var places: [PassagePlace] = []
-            if let passage = content[Place.passage.rawValue]?.intValue { places.append(.passage(passage)) }
-            if let page = content[Place.page.rawValue]?.intValue { places.append(.page(page)) }
-            if let words = content[Place.around.rawValue]?.stringValue { places.append(.matching(words)) }
-            guard places.count <= 1 else {
-                throw SearchToolError.invalidQuery("fetch reads one place at a time: give one of \(Place.allCases.map(\.rawValue).joined(separator: ", ")), not several")
-            }
-            place = places.first
+            let named = Place.precedence.compactMap { key in key.value(in: content).map { (key, $0) } }
+            (placeKey, place) = (named.first?.0, named.first?.1)
+            leftOut = named.dropFirst().map(\.0)
         }
     }
 
-    /// The optional keys that name a place in the item.
-    enum Place: String, CaseIterable {
+    /// The optional keys that name a place in the item, in the schema's order.
+    public enum Place: String, CaseIterable, Sendable {
         case passage, page, around
+
+        /// Which of several places a call names is read: the words asked about, then a passage
+        /// a search showed, then a page.
+        static let precedence: [Place] = [.around, .passage, .page]
+
+        /// The place this key names in a call's arguments, if it names one.
+        func value(in content: GeneratedContent) -> PassagePlace? {
+            switch self {
+            case .around:
+                guard let words = content[rawValue]?.stringValue, !words.allSatisfy(\.isWhitespace) else { return nil }
+                return .matching(words)
+            case .passage: return content[rawValue]?.intValue.map { .passage($0) }
+            case .page: return content[rawValue]?.intValue.map { .page($0) }
+            }
+        }
 
         var schema: GenerationSchema {
             switch self {
@@ -99,7 +115,13 @@ public struct FetchItemTool: Tool {
     /// `toolOutput.structuredContents(as: SearchableItem.self)`). Nothing beside the text when no
     /// item has the id or the app dropped it.
     public func result(for arguments: Arguments) async throws -> ToolResult {
-        if let place = arguments.place { return try await result(for: arguments.id, at: place) }
+        if let place = arguments.place {
+            var notes: [String] = []
+            if let key = arguments.placeKey, !arguments.leftOut.isEmpty {
+                notes.append("fetch reads one place at a time: this is \(key.rawValue); \(arguments.leftOut.map(\.rawValue).joined(separator: " and ")) left out.")
+            }
+            return try await result(for: arguments.id, at: place, notes: notes)
+        }
         for source in try await resolver.sources() {
             let stored = try await source.index.fetchItems(identifiers: [arguments.id]).first
             var notes: [String] = []
@@ -135,12 +157,12 @@ public struct FetchItemTool: Tool {
 
     /// One place of an item, from the first source that has the item; a place the item lacks
     /// answers with the places it has.
-    private func result(for identifier: String, at place: PassagePlace) async throws -> ToolResult {
+    private func result(for identifier: String, at place: PassagePlace, notes: [String]) async throws -> ToolResult {
         for source in try await resolver.sources() {
             do {
                 guard let passage = try await source.index.passage(of: identifier, at: place),
                       let item = try await source.index.fetchItems(identifiers: [identifier]).first else { continue }
-                return result(item, passage: passage, notes: [], timeZone: source.index.timeZone)
+                return result(item, passage: passage, notes: notes, timeZone: source.index.timeZone)
             } catch let error as SearchIndexError {
                 guard case .passageNotFound = error else { throw error }
                 return ToolResult(text: TextFraming.neutralized(error.description))
@@ -157,15 +179,17 @@ public struct FetchItemTool: Tool {
                           sources: ShownSources.fetched(item, text: text, location: passage.location.description))
     }
 
-    /// Every attribute, then one passage of the text with where it is and how to read the rest,
-    /// framed like search output and cut to the size limit.
+    /// Every attribute, then one passage of the text with where it is and, when the item has
+    /// other passages, how to read them (an item of one passage was read whole: an invitation to
+    /// read "another part" of it was echoed as the answer), framed like search output and cut to
+    /// the size limit.
     private func render(_ item: SearchableItem, passage: Passage, notes: [String], timeZone: TimeZone) -> String {
         var shown = item
         shown.attributeSet.textContent = nil
         let place = "passage \(passage.index) of \(passage.count), \(passage.location)"
-        let guidance = "To read another part, call \(name) with this id and passage (0-\(passage.count - 1))"
-            + (passage.location.page == nil ? "" : ", page") + " or around (words)."
-        return render(shown, text: (label: "text (\(place))", body: passage.text), notes: notes + [guidance], timeZone: timeZone)
+        let guidance = passage.count < 2 ? [] : ["To read another part, call \(name) with this id and passage (0-\(passage.count - 1))"
+            + (passage.location.page == nil ? "" : ", page") + " or around (words)."]
+        return render(shown, text: (label: "text (\(place))", body: passage.text), notes: notes + guidance, timeZone: timeZone)
     }
 
     /// Every attribute, text last, framed like search output and cut to the size limit.

@@ -85,9 +85,20 @@ import Testing
         let missing = try await read("page", 31)
         #expect(missing.contains("has no page 31"))
         #expect(missing.contains("pages 1-30"))
-        #expect(throws: SearchToolError.self) {
-            _ = try FetchItemTool.Arguments(.object(["id": "manual.pdf", "page": 2, "passage": 3]))
-        }
+        // Every key filled, as Qwen2.5-Coder writes them: the words are read, the rest named as left out.
+        let all = try await fetch.call(arguments: FetchItemTool.Arguments(.object(["id": "manual.pdf", "passage": 0, "page": 1,
+                                                                                  "around": "Petrenko recharged"])))
+        #expect(all.contains(Self.fact))
+        #expect(all.contains("this is around; passage and page left out"))
+        // An empty `around` names no place: the page is read, and nothing was left out.
+        let emptyWords = try await fetch.call(arguments: FetchItemTool.Arguments(.object(["id": "manual.pdf", "page": 24, "around": ""])))
+        #expect(emptyWords.contains(Self.fact))
+        #expect(!emptyWords.contains("left out"))
+        // How to read other parts is said only of an item that has them.
+        #expect(page.contains("To read another part"))
+        let short = try await fetch.call(arguments: FetchItemTool.Arguments(.object(["id": "trail-001", "around": "Priya"])))
+        #expect(short.contains("passage 0 of 1"), "\(short)")
+        #expect(!short.contains("another part"), "\(short)")
     }
 
     @Test func fetchingALongItemAfterASearchStartsAtThePassageItShowed() async throws {
