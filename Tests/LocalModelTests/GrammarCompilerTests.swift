@@ -221,6 +221,22 @@ struct GrammarCompilerTests {
         for text in refused { #expect(try !GrammarOracle.accepts(grammar, text), "accepted \(text)") }
     }
 
+    /// A call object written bare (Qwen2.5-Coder's habit) is held to the same schemas when the
+    /// grammar reads one; without `bareCall` only the tagged round is a call.
+    @Test func aBareCallObjectIsHeldToItsToolsSchema() throws {
+        let bare = try compiler.toolCallGrammar(for: Self.tools, maximumCalls: 2, bareCall: true)
+        try GrammarOracle.model().validateGrammar(bare.gbnf, root: bare.root)
+        let object = #"{"name": "fetch", "arguments": {"id": "trail-003"}}"#
+        #expect(try GrammarOracle.accepts(bare, object))
+        #expect(try GrammarOracle.accepts(bare, Self.block("spotlight_search", #"{"query": "hikes"}"#)), "the tagged round still is one")
+        for refused in [#"{"name": "delete_everything", "arguments": {}}"#, #"{"name": "fetch", "arguments": {"query": "hikes"}}"#,
+                        object + "\n" + object, object + " trailing words"] {
+            #expect(try !GrammarOracle.accepts(bare, refused), "accepted \(refused)")
+        }
+        let tagged = try compiler.toolCallGrammar(for: Self.tools, maximumCalls: 2)
+        #expect(try !GrammarOracle.accepts(tagged, object))
+    }
+
     @Test func toolCallGrammarRefusesDuplicateOrNoTools() {
         let one = Self.tools[0]
         #expect(throws: SchemaError.self) { try compiler.toolCallGrammar(for: []) }

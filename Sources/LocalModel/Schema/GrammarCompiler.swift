@@ -86,10 +86,16 @@ public struct GrammarCompiler: Sendable {
     /// before it, which is what llama.cpp's lazy grammar expects when the trigger starts it and
     /// what `.required` needs from the first token. After the last call the grammar is complete,
     /// so generation ends there.
+    ///
+    /// With `bareCall`, the root may also be one call object written bare, from the syntax's
+    /// `bareCallOpening` (`{"name": `) on: the spelling Qwen2.5-Coder writes instead of its
+    /// tags, which the reader runs as a call (`CallSpellings`), so its name and arguments are
+    /// held to the schemas too (an id the search never showed was called, and its error
+    /// echoed as the answer).
     public func toolCallGrammar(for tools: [ToolSignature], syntax: ToolCallSyntax = .hermes,
-                                maximumCalls: Int = 4) throws(SchemaError) -> Grammar {
+                                maximumCalls: Int = 4, bareCall: Bool = false) throws(SchemaError) -> Grammar {
         var builder = RuleBuilder(options: options)
-        let calls = try builder.toolCalls(tools, syntax: syntax, maximumCalls: maximumCalls)
+        let calls = try builder.toolCalls(tools, syntax: syntax, maximumCalls: maximumCalls, bareCall: bareCall)
         return builder.finish(root: calls)
     }
 
@@ -169,7 +175,8 @@ private struct RuleBuilder {
     }
 
     /// The body of a round of calls (see `GrammarCompiler.toolCallGrammar`).
-    mutating func toolCalls(_ tools: [GrammarCompiler.ToolSignature], syntax: ToolCallSyntax, maximumCalls: Int) throws(SchemaError) -> String {
+    mutating func toolCalls(_ tools: [GrammarCompiler.ToolSignature], syntax: ToolCallSyntax, maximumCalls: Int,
+                            bareCall: Bool = false) throws(SchemaError) -> String {
         guard !tools.isEmpty else { throw .invalid(reason: "a tool-call grammar needs at least one tool", path: "tools") }
         guard maximumCalls >= 1 else { throw .invalid(reason: "maximumCalls must be at least 1, got \(maximumCalls)", path: "maximumCalls") }
         var seen: Set<String> = []
@@ -201,8 +208,12 @@ private struct RuleBuilder {
         let callsAllowed = min(maximumCalls, syntax.maximumCallsPerRound ?? maximumCalls)
         let separator = syntax.separator.isEmpty ? call : "(" + GBNF.literal(syntax.separator) + " " + call + ")"
         let more = GBNF.repeated(separator, minimum: 0, maximum: callsAllowed - 1)
-        return GBNF.sequence([syntax.roundOpen.isEmpty ? "" : GBNF.literal(syntax.roundOpen), call, more,
-                              syntax.roundClose.isEmpty ? "" : GBNF.literal(syntax.roundClose)])
+        let round = GBNF.sequence([syntax.roundOpen.isEmpty ? "" : GBNF.literal(syntax.roundOpen), call, more,
+                                   syntax.roundClose.isEmpty ? "" : GBNF.literal(syntax.roundClose)])
+        guard bareCall, let opening = syntax.bareCallOpening, case .jsonObject = syntax.body, body.count == 4 else { return round }
+        // the call object alone: the body between the syntax's own call tags
+        let bare = rule("bare-tool-call", GBNF.sequence([GBNF.literal(opening), choice, body[2], GBNF.literal("}")]))
+        return "(" + round + ") | " + bare
     }
 
     /// A single GBNF term (a rule name) for one value of `schema`.

@@ -618,11 +618,13 @@ public final class LanguageModelSession: Sendable {
             chosen = grammars.answer
             if let trigger = grammars.answerTrigger, let chosen { return lazy(chosen, triggers: [trigger]) }
         case .allowed:
+            // a text answer's calls start at the trigger or, written bare, at the object's opening
+            let callTriggers = [callSyntax.trigger] + [callSyntax.bareCallOpening].compactMap { $0 }
             guard let answerOrCalls = grammars.answerOrToolCalls else {
                 guard let calls = grammars.toolCalls else { return nil }
-                return lazy(calls, triggers: [callSyntax.trigger])
+                return lazy(calls, triggers: callTriggers)
             }
-            if let trigger = grammars.answerTrigger { return lazy(answerOrCalls, triggers: [callSyntax.trigger, trigger]) }
+            if let trigger = grammars.answerTrigger { return lazy(answerOrCalls, triggers: callTriggers + [trigger]) }
             chosen = answerOrCalls
         case .required:
             chosen = grammars.toolCalls

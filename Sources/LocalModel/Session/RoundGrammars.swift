@@ -33,7 +33,9 @@ struct RoundGrammars {
         let compiler = GrammarCompiler()
         let toolCalls: Grammar?
         do {
-            toolCalls = signatures.isEmpty ? nil : try compiler.toolCallGrammar(for: signatures, syntax: syntax, maximumCalls: maximumCalls)
+            // a text answer's rounds read bare call objects as calls, so the grammar holds them too
+            toolCalls = signatures.isEmpty ? nil : try compiler.toolCallGrammar(for: signatures, syntax: syntax, maximumCalls: maximumCalls,
+                                                                                 bareCall: format.schema == nil)
         } catch {
             throw LanguageModelSession.GenerationError.invalidToolSchema(tool: tools.map(\.name).joined(separator: ", "), error)
         }
