@@ -82,32 +82,21 @@ struct SearchPipeline: Sendable {
                                       emit: (SearchPipelineData, Int, Bool, [String: PassageMatch], [QueryAdjustment]) -> Void) async throws -> Outcome {
         var notes: [String] = []
         var adjustments = added
-        var predicates = try sources.map { try predicate(for: $0, anyTerm: false, meaning: true) }
-        var found = try await search(predicates)
+        var (predicates, found, anyTerm) = try await searchingAllOrAnyTerms()
         if found.matched == 0 {
             for step in grounding.relaxations(of: request) {
                 if let relaxed = try await relaxedSearch(with: step) {
-                    (predicates, found) = relaxed
+                    (predicates, found, anyTerm) = relaxed
                     adjustments += step.adjustments
                     break
                 }
             }
         }
-        // No item has every term: those with some of them, when there are any (else what the
-        // search found by meaning alone stays).
-        if found.matched == 0 && request.terms.count > 1 {
-            let anyTerm = try sources.map { try predicate(for: $0, anyTerm: true, meaning: true) }
-            let foundAny = try await search(anyTerm)
-            if foundAny.matched > 0 || found.items.isEmpty {
-                predicates = anyTerm
-                found = foundAny
-                if found.matched > 0 { notes.append("No item has all of the terms; these have at least one.") }
-            }
-        }
         if found.matched == 0, let step = grounding.withoutTerms(request), let relaxed = try await relaxedSearch(with: step) {
-            (predicates, found) = relaxed
+            (predicates, found, anyTerm) = relaxed
             adjustments += step.adjustments
         }
+        if anyTerm && found.matched > 0 { notes.append("No item has all of the terms; these have at least one.") }
         notes += adjustments.map { "\($0)." }
         if found.matched == 0, let hint = try await emptyResultHint() { notes.append(hint) }
         notes += found.notes
@@ -127,16 +116,28 @@ struct SearchPipeline: Sendable {
                        final: final, notes: notes, adjustments: adjustments)
     }
 
+    /// The request's search with all of its terms; when no item has all, with any of them,
+    /// when some item has one (else what the search found by meaning alone stays). Each
+    /// relaxation is tried both ways, so a date range given up can still find the items that
+    /// hold some of the words.
+    private func searchingAllOrAnyTerms() async throws -> ([QueryPredicate], Found, anyTerm: Bool) {
+        let predicates = try sources.map { try predicate(for: $0, anyTerm: false, meaning: true) }
+        let found = try await search(predicates)
+        guard found.matched == 0, request.terms.count > 1 else { return (predicates, found, false) }
+        let anyTerm = try sources.map { try predicate(for: $0, anyTerm: true, meaning: true) }
+        let foundAny = try await search(anyTerm)
+        return foundAny.matched > 0 || found.items.isEmpty ? (anyTerm, foundAny, true) : (predicates, found, false)
+    }
+
     /// Runs `step`'s request; when it matches items, makes it the request and returns its
     /// predicates and results. Otherwise the request stays as it was.
-    private mutating func relaxedSearch(with step: QuestionGrounding.Adjusted) async throws -> ([QueryPredicate], Found)? {
+    private mutating func relaxedSearch(with step: QuestionGrounding.Adjusted) async throws -> ([QueryPredicate], Found, anyTerm: Bool)? {
         var trial = self
         trial.request = step.request
-        let predicates = try sources.map { try trial.predicate(for: $0, anyTerm: false, meaning: true) }
-        let found = try await trial.search(predicates)
+        let (predicates, found, anyTerm) = try await trial.searchingAllOrAnyTerms()
         guard found.matched > 0 else { return nil }
         request = step.request
-        return (predicates, found)
+        return (predicates, found, anyTerm)
     }
 
     // MARK: The search
