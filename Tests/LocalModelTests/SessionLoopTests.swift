@@ -235,8 +235,9 @@ struct SessionLoopTests {
         #expect(grammars.count == 2)
         #expect(grammars[0] == .immediate)
         if case .lazy(let triggers, let includesTrigger, _)? = grammars[1] {
-            // a call, or a citation of the tool's output (which is one source, named after the tool)
-            #expect(triggers == ["<tool_call>", "["])
+            // a call (tagged, or a bare object), or a citation of the tool's output (which is one
+            // source, named after the tool)
+            #expect(triggers == ["<tool_call>", "{\"name\": ", "["])
             #expect(includesTrigger)
         } else {
             Issue.record("second round should use the lazy grammar, got \(String(describing: grammars[1]))")
