@@ -256,15 +256,15 @@ public actor SearchableIndex {
     public func vectorCoverage() async throws(SearchIndexError) -> VectorCoverage {
         let dimension = embedder?.dimension
         return try await readWithVectors { (database, cache) throws(SearchIndexError) in
-            try database.execute("BEGIN")
-            defer { try? database.execute("COMMIT") }
-            let items = Int(try database.query("SELECT count(*) FROM items") { $0.integer(0) }.first ?? 0)
-            let stored = try database.query("SELECT length(data) - 4 FROM vectors LIMIT 1") { Int($0.integer(0)) }.first
-            guard let dimension = dimension ?? stored else {
-                return VectorCoverage(itemCount: items, embeddedItemCount: 0, vectorCount: 0)
+            try database.readTransaction { () throws(SearchIndexError) -> VectorCoverage in
+                let items = Int(try database.query("SELECT count(*) FROM items") { $0.integer(0) }.first ?? 0)
+                let stored = try database.query("SELECT length(data) - 4 FROM vectors LIMIT 1") { Int($0.integer(0)) }.first
+                guard let dimension = dimension ?? stored else {
+                    return VectorCoverage(itemCount: items, embeddedItemCount: 0, vectorCount: 0)
+                }
+                let matrix = try cache.matrix(on: database, dimension: dimension)
+                return VectorCoverage(itemCount: items, embeddedItemCount: matrix.itemCount, vectorCount: matrix.count)
             }
-            let matrix = try cache.matrix(on: database, dimension: dimension)
-            return VectorCoverage(itemCount: items, embeddedItemCount: matrix.itemCount, vectorCount: matrix.count)
         }
     }
 

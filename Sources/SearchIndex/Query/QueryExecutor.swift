@@ -27,12 +27,12 @@ struct QueryExecutor {
     /// The count is the full-text match's (and the filters'), also when the hits are hybrid:
     /// a search by meaning ranks items but selects none.
     func searchCountingFoundItems(_ query: SearchQuery, vector: VectorQuery? = nil) throws(SearchIndexError) -> SearchResultPage {
-        try database.execute("BEGIN")
-        defer { try? database.execute("COMMIT") }
-        let (hits, counted) = try search(query, vector: vector, countingFoundItems: true)
-        if let counted { return SearchResultPage(hits: hits, foundItemCount: counted) }
-        guard case .count(let count) = try aggregate(.count, where: query.predicate) else { return SearchResultPage(hits: hits, foundItemCount: 0) }
-        return SearchResultPage(hits: hits, foundItemCount: count)
+        try database.readTransaction { () throws(SearchIndexError) -> SearchResultPage in
+            let (hits, counted) = try search(query, vector: vector, countingFoundItems: true)
+            if let counted { return SearchResultPage(hits: hits, foundItemCount: counted) }
+            guard case .count(let count) = try aggregate(.count, where: query.predicate) else { return SearchResultPage(hits: hits, foundItemCount: 0) }
+            return SearchResultPage(hits: hits, foundItemCount: count)
+        }
     }
 
     /// The hits with their passages when the query asks for snippets, and the number of matches

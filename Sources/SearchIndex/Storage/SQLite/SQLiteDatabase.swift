@@ -68,6 +68,14 @@ final class SQLiteDatabase {
         }
     }
 
+    /// Runs `body` in one read transaction, so every statement in it sees the same state of
+    /// the file (a count beside the page it counts, items beside their vectors).
+    func readTransaction<T>(_ body: () throws(SearchIndexError) -> T) throws(SearchIndexError) -> T {
+        try execute("BEGIN")
+        defer { try? execute("COMMIT") }
+        return try body()
+    }
+
     /// Runs `body` again while it fails with `indexBusy`, for at most `busyTimeoutSeconds`: for
     /// the few statements SQLite refuses at once instead of waiting in its busy handler.
     func retryingWhileBusy(_ body: () throws(SearchIndexError) -> Void) throws(SearchIndexError) {
