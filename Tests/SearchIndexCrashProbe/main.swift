@@ -9,7 +9,7 @@ import SearchIndex
 // BULK-OPEN once it holds 6,000 (past the bulk-load threshold, so the secondary indexes are dropped).
 //
 // `lantern-index-crash-probe vectors <index-file>`: opens the index with `ProbeEmbedder`, writes
-// the words of 2,000 items, then runs the embedding pass (slowly) until it is killed. Prints
+// the words of 2,000 items, then runs the embedding pass, which stalls in its third chunk, until it is killed. Prints
 // EMBEDDING once a chunk of vectors committed.
 //
 // `lantern-index-crash-probe writer <index-file>`: a second writer beside the test's own or another
@@ -56,13 +56,16 @@ func runCrashProbe(path: String) async throws {
     }
 }
 
-/// A deterministic, slow embedder for the vector probe (the test opens the file with the same
-/// identity): a pause per call, so the test's kill lands while the pass embeds.
-struct ProbeEmbedder: TextEmbedder {
+/// A deterministic embedder for the vector probe (the test opens the file with the same
+/// identity) that stalls from its third call on: two chunks are committed, and the test's kill
+/// lands while the pass embeds the third, however loaded the machine (a pause per call let a
+/// busy test runner sleep past the whole pass).
+final class ProbeEmbedder: TextEmbedder {
     let identity = "probe-embedder"
     let dimension = 3
+    private let calls = Atomic(0)
     func embed(_ texts: [String]) async throws -> [[Float]] {
-        try await Task.sleep(for: .milliseconds(100))
+        if calls.add(1, ordering: .relaxed).newValue > 2 { try await Task.sleep(for: .seconds(3_600)) }
         return texts.map { text in [Float(text.utf8.count % 7) + 1, Float(text.utf8.count % 5), 1] }
     }
 }
