@@ -88,6 +88,14 @@ struct CraftedGGUFTests {
         #expect(reason?.contains("elements") == true, "\(reason ?? "")")
     }
 
+    @Test func dimensionsWhoseProductOverflowsBesideAZeroAreNamed() throws {
+        // zero elements in all, but ggml multiplies the others first and aborted the process
+        // (found by scripts/fuzz.sh gguf)
+        let reason = try corruptReason(oneTensor(.init(name: "token_embd.weight", dimensions: [3 << 32, 0, 0xB4_0000_0008_0000, 1], type: 0)))
+        #expect(reason?.contains("token_embd.weight") == true, "\(reason ?? "")")
+        #expect(reason?.contains("elements") == true, "\(reason ?? "")")
+    }
+
     @Test func byteCountOverflowIsNamed() throws {
         // 2^62 F32 values are 2^64 bytes: the element count fits in Int64, the byte count does not
         let reason = try corruptReason(oneTensor(.init(name: "output_norm.weight", dimensions: [1 << 62], type: 0)))

@@ -145,17 +145,21 @@ extension GGUFFile {
         let type = try reader.uint32()
         let rawOffset = try reader.uint64()
         let shape = dimensions.map(String.init).joined(separator: " x ")
-        var elements: Int64 = 1
+        // ggml asserts (aborts) while it multiplies the dimensions it is given, a zero among them
+        // included: so the product of the dimensions other than zero must fit as well
+        var nonzeroProduct: Int64 = 1
         for (index, raw) in dimensions.enumerated() {
             guard let dimension = Int64(exactly: raw) else {
                 throw Reader.Failure.malformed("tensor \(name): dimension \(index + 1) is \(raw), larger than 2^63 - 1")
             }
-            let (product, overflow) = elements.multipliedReportingOverflow(by: dimension)
-            guard !overflow else {
+            guard dimension != 0 else { continue }
+            let (product, overflow) = nonzeroProduct.multipliedReportingOverflow(by: dimension)
+            guard !overflow, product < Int64.max else {
                 throw Reader.Failure.malformed("tensor \(name): its dimensions \(shape) make more than 2^63 - 1 elements")
             }
-            elements = product
+            nonzeroProduct = product
         }
+        let elements = dimensions.contains(0) ? 0 : nonzeroProduct
         guard let block = LlamaRuntime.tensorBlock(type: type) else {
             throw Reader.Failure.malformed("tensor \(name) has unknown type \(type)")
         }
