@@ -34,11 +34,18 @@ public struct GenerationParameters: Sendable, Hashable {
     /// are decoded in the prompt's batch instead of one forward pass each, fed to the grammar,
     /// and emitted as the output's start. Generated normally when the grammar refuses them.
     public var forcedPrefix: String
+    /// The start of the prompt that stays the same from session to session (a session's system
+    /// turn: instructions and tool definitions), tokenized as the prompt is. Its tokens are
+    /// decoded in batches of their own, so the state after them can be kept: with the model's
+    /// `PromptCache` on, a context that does not hold them loads their saved state instead of
+    /// decoding them, and saves it when it had to decode them. Only the part the prompt's tokens
+    /// start with counts; nil decodes the prompt as one.
+    public var fixedPrefix: RenderedPrompt?
 
     public init(sampling: SamplingOptions = .greedy, maximumTokens: Int = 512, stopStrings: [String] = [],
                 grammar: GrammarConstraint? = nil, repeatedSpanStop: RepeatedSpanStop? = nil, repeatedTextStop: RepeatedTextStop? = nil,
                 forbiddenOpenings: [String] = [], requiresText: Bool = false, renderSpecialTokens: Bool = true,
-                stopsAtEndOfGeneration: Bool = true, forcedPrefix: String = "") {
+                stopsAtEndOfGeneration: Bool = true, forcedPrefix: String = "", fixedPrefix: RenderedPrompt? = nil) {
         self.sampling = sampling
         self.maximumTokens = maximumTokens
         self.stopStrings = stopStrings
@@ -50,6 +57,7 @@ public struct GenerationParameters: Sendable, Hashable {
         self.renderSpecialTokens = renderSpecialTokens
         self.stopsAtEndOfGeneration = stopsAtEndOfGeneration
         self.forcedPrefix = forcedPrefix
+        self.fixedPrefix = fixedPrefix
     }
 }
 
@@ -78,6 +86,12 @@ public struct GenerationSummary: Sendable, Hashable {
     public var promptTokens: Int
     /// Prompt tokens that were already in the KV cache and were not decoded again.
     public var reusedTokens: Int
+    /// Of `reusedTokens`, those whose state was loaded from disk (`PromptCache`) for this
+    /// generation rather than held from an earlier one.
+    public var restoredTokens: Int
+    /// Why a saved prompt state was not loaded or not saved (a damaged file, a full disk); the
+    /// prompt was decoded in full then, so the output is a cold start's.
+    public var promptStateNotes: [PromptStateNote]
     /// Tokens of the output, `forcedTokens` included.
     public var generatedTokens: Int
     /// Of `generatedTokens`, those of `GenerationParameters.forcedPrefix`, decoded with the prompt.
@@ -90,11 +104,13 @@ public struct GenerationSummary: Sendable, Hashable {
     public var timeToFirstToken: Duration?
 
     /// Public so that a `LanguageModelConversation` of another backend can end its stream.
-    public init(stopReason: StopReason, promptTokens: Int, reusedTokens: Int, generatedTokens: Int, forcedTokens: Int = 0,
-                prefillDuration: Duration, generationDuration: Duration, timeToFirstToken: Duration?) {
+    public init(stopReason: StopReason, promptTokens: Int, reusedTokens: Int, restoredTokens: Int = 0, promptStateNotes: [PromptStateNote] = [],
+                generatedTokens: Int, forcedTokens: Int = 0, prefillDuration: Duration, generationDuration: Duration, timeToFirstToken: Duration?) {
         self.stopReason = stopReason
         self.promptTokens = promptTokens
         self.reusedTokens = reusedTokens
+        self.restoredTokens = restoredTokens
+        self.promptStateNotes = promptStateNotes
         self.generatedTokens = generatedTokens
         self.forcedTokens = forcedTokens
         self.prefillDuration = prefillDuration
@@ -109,6 +125,8 @@ public struct EngineCounters: Sendable, Hashable {
     public var tokensDecoded = 0
     /// Prompt tokens skipped because the cache already held them.
     public var tokensReused = 0
+    /// Of `tokensReused`, those whose state was loaded from disk (`PromptCache`).
+    public var tokensRestored = 0
     /// Tokens sampled.
     public var tokensGenerated = 0
     /// Time inside `llama_decode` for those tokens (with concurrent sessions, the whole batch
@@ -248,8 +266,9 @@ public actor InferenceContext {
         let start = ContinuousClock.now
         let sampler = try LlamaSampler(model: model.handle, options: parameters.sampling, grammar: parameters.grammar)
         let forced = try forcedTokens(parameters, sampler: sampler, after: prompt.count)
-        let (reused, promptLogits) = try await ingest(prompt + forced, keepLastForLogits: true)
-        guard var logits = promptLogits else { throw SharedContext.missingLogits }
+        let fixed = try parameters.fixedPrefix.map { prefix throws(LocalModelError) in try model.tokenizer.tokenize(prefix, addSpecial: true) } ?? []
+        let ingested = try await ingest(prompt + forced, fixedPrefix: zip(fixed, prompt).prefix { $0 == $1 }.count, keepLastForLogits: true)
+        guard var logits = ingested.logits else { throw SharedContext.missingLogits }
         let prefillEnd = ContinuousClock.now
         var assembler = GeneratedTextAssembler(stopStrings: parameters.stopStrings)
         var repeatWatch = parameters.repeatedSpanStop.map(RepeatedSpanStop.Watch.init)
@@ -318,7 +337,8 @@ public actor InferenceContext {
         if case .stopString = stopReason {} else { send(assembler.finish()) }
         let end = ContinuousClock.now
         return GenerationSummary(
-            stopReason: stopReason, promptTokens: prompt.count, reusedTokens: reused, generatedTokens: generated, forcedTokens: forced.count,
+            stopReason: stopReason, promptTokens: prompt.count, reusedTokens: ingested.reused, restoredTokens: ingested.restored,
+            promptStateNotes: ingested.notes, generatedTokens: generated, forcedTokens: forced.count,
             prefillDuration: prefillEnd - start, generationDuration: end - prefillEnd,
             timeToFirstToken: firstText.map { $0 - start })
     }
@@ -336,11 +356,34 @@ public actor InferenceContext {
     }
 
     /// Brings the cache to hold exactly `tokens`, decoding only what differs from what it
-    /// holds; how many were reused, and with `keepLastForLogits` the logits of the last token
-    /// (which is then decoded even when the cache held it, so they are fresh for sampling).
-    private func ingest(_ tokens: [Token], keepLastForLogits: Bool) async throws(LocalModelError) -> (reused: Int, logits: [Float]?) {
+    /// holds; how many were reused (and of them restored from disk), notes on saved states, and
+    /// with `keepLastForLogits` the logits of the last token (which is then decoded even when
+    /// the cache held it, so they are fresh for sampling).
+    ///
+    /// The first `fixedPrefix` tokens are decoded apart from the rest, so the state after them
+    /// can be kept (`PromptCache`): when the cache holds less of them, their saved state is
+    /// loaded instead, and when they had to be decoded, their state is saved. Apart whether or
+    /// not the cache is on, so a cold and a warm start decode the rest in the same batches and
+    /// write the same output.
+    private func ingest(_ tokens: [Token], fixedPrefix: Int = 0, keepLastForLogits: Bool) async throws(LocalModelError)
+        -> (reused: Int, restored: Int, notes: [PromptStateNote], logits: [Float]?)
+    {
         guard tokens.count < size else { throw .promptTooLong(promptTokens: tokens.count, window: size) }
         var common = zip(cachedTokens, tokens).prefix { $0 == $1 }.count
+        var notes: [PromptStateNote] = []
+        var restored = 0
+        var savedStateKey: PromptStateKey?
+        if common < fixedPrefix, let store = model.promptStates {
+            switch store.key(for: Array(tokens[..<fixedPrefix]), contextLayout: shared.stateLayout) {
+            case .failure(let note):
+                notes.append(note)
+            case .success(let key):
+                savedStateKey = key
+                let outcome = restore(key, from: store)
+                if outcome.restored { (common, restored) = (fixedPrefix, fixedPrefix) }
+                if let note = outcome.note { notes.append(note) }
+            }
+        }
         if keepLastForLogits && common == tokens.count { common -= 1 }
         if common < cachedTokens.count {
             if !shared.removeTokens(of: sequence, from: common) {
@@ -349,14 +392,46 @@ public actor InferenceContext {
             }
             cachedTokens.removeSubrange(common...)
         }
+        restored = min(restored, common)
         counters.tokensReused += common
+        counters.tokensRestored += restored
         var logits: [Float]?
         while cachedTokens.count < tokens.count {
             if Task.isCancelled { throw .cancelled }
-            let end = min(cachedTokens.count + shared.batchSize, tokens.count)
+            let stop = cachedTokens.count < fixedPrefix ? fixedPrefix : tokens.count
+            let end = min(cachedTokens.count + shared.batchSize, stop)
             logits = try await append(tokens[cachedTokens.count..<end], wantsLogits: keepLastForLogits && end == tokens.count)
+            if end == fixedPrefix, let key = savedStateKey, let note = save(key) { notes.append(note) }
         }
-        return (common, logits)
+        return (common, restored, notes, logits)
+    }
+
+    /// Loads the state saved for `key` into the sequence, when the store has a good one; the
+    /// note when it had one it could not use (removed then, and the sequence left empty).
+    private func restore(_ key: PromptStateKey, from store: PromptStateStore) -> (restored: Bool, note: PromptStateNote?) {
+        switch store.load(key) {
+        case .missing:
+            return (false, nil)
+        case .damaged(let note):
+            return (false, note)
+        case .found(let state):
+            cachedTokens = []
+            guard shared.restore(state, into: sequence) else {
+                return (false, store.discard(key, reason: "llama.cpp refused it for this context"))
+            }
+            cachedTokens = key.tokens
+            return (true, nil)
+        }
+    }
+
+    /// Saves the state of the sequence, which holds `key`'s tokens, unless the store has it
+    /// already; the note when it could not.
+    private func save(_ key: PromptStateKey) -> PromptStateNote? {
+        guard let store = model.promptStates, !store.contains(key) else { return nil }
+        guard let state = shared.state(of: sequence) else {
+            return .notSaved(folder: store.folder.path, reason: "llama.cpp wrote no state for the sequence")
+        }
+        return store.save(state, for: key)
     }
 
     /// Decodes `tokens` after what the cache holds (in the shared batch) and records them; the

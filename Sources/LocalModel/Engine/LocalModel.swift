@@ -17,6 +17,9 @@ public final class LocalModel: Sendable {
     public let chatTemplate: ChatTemplate
     let handle: LlamaModelHandle
     let contextPool = ContextPool()
+    /// Where the KV states of fixed prefixes are saved and loaded; nil when
+    /// `configuration.promptCache` is off.
+    let promptStates: PromptStateStore?
     /// The llama.cpp contexts whose sequences `makeContext` hands out; weak, so a context goes
     /// when the last conversation on it does.
     private let sharedContexts = Mutex<[WeakSharedContext]>([])
@@ -76,9 +79,15 @@ public final class LocalModel: Sendable {
         /// concurrency`). The KV memory of all of them is taken when the first conversation
         /// starts, hence 1 by default; at most `maximumParallelSessions`.
         public var parallelSessions: Int
+        /// Whether the KV state of a session's fixed prefix (its system turn) is kept on disk,
+        /// so that the next process's first question loads it instead of decoding it again
+        /// (`PromptCache`). Off by default: it writes tens of megabytes per system turn into
+        /// a folder the app should choose; `ask` turns it on.
+        public var promptCache: PromptCache
 
         public init(threads: Int = Configuration.defaultThreads, gpuLayers: Int = 0, vocabularyOnly: Bool = false,
-                    chatTemplate: String? = nil, rpcServers: [RPCServer] = [], tensorSplit: [Double] = [], parallelSessions: Int = 1) {
+                    chatTemplate: String? = nil, rpcServers: [RPCServer] = [], tensorSplit: [Double] = [], parallelSessions: Int = 1,
+                    promptCache: PromptCache = .off) {
             self.threads = threads
             self.gpuLayers = max(0, gpuLayers)
             self.vocabularyOnly = vocabularyOnly
@@ -86,6 +95,7 @@ public final class LocalModel: Sendable {
             self.rpcServers = rpcServers
             self.tensorSplit = tensorSplit
             self.parallelSessions = parallelSessions
+            self.promptCache = promptCache
         }
 
         /// Refuses counts outside their range, before llama.cpp sees them: ggml segfaulted or
@@ -132,6 +142,13 @@ public final class LocalModel: Sendable {
         self.url = url
         self.configuration = configuration
         self.info = ModelInfo(handle: handle, header: header)
+        switch configuration.promptCache {
+        case .off:
+            promptStates = nil
+        case .folder(let folder, let byteLimit):
+            let placement = "\(configuration.gpuLayers) layers offloaded, RPC \(configuration.rpcServers), split \(configuration.tensorSplit)"
+            promptStates = PromptStateStore(folder: folder, byteLimit: byteLimit, modelURL: url, placement: placement)
+        }
         chatTemplate = namedTemplate ?? ChatTemplate(template: info.chatTemplate, architecture: info.architecture)
     }
 

@@ -98,6 +98,16 @@ final class SharedContext: @unchecked Sendable {
     /// Forgets all of `sequence`'s cells. Engine thread only.
     func clear(_ sequence: Int32) { handle.clear(sequence) }
 
+    /// What a sequence's saved state depends on in this context (`LlamaContextHandle.stateLayout`).
+    var stateLayout: String { handle.stateLayout }
+
+    /// `sequence`'s KV state, to save (`LlamaContextHandle.state(of:)`). Engine thread only.
+    func state(of sequence: Int32) -> Data? { handle.state(of: sequence) }
+
+    /// Loads a saved state into `sequence`; false when llama.cpp refused it (the sequence is
+    /// then empty). Engine thread only.
+    func restore(_ state: Data, into sequence: Int32) -> Bool { handle.restore(state, into: sequence) }
+
     /// Decodes `tokens` into `sequence` at `position` on, in the next batch, and returns the
     /// logits of the last one when `wantsLogits`, with the batch's decode time. At most
     /// `batchSize` tokens.

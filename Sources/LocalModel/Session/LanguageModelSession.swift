@@ -92,9 +92,8 @@ public final class LanguageModelSession: Sendable {
     /// Decodes the instructions and tool definitions into the KV cache now, so the first
     /// question only decodes itself.
     public func prewarm() async throws {
-        let system = model.chatTemplate.renderedPrompt([ChatMessage(.system, systemPrompt)], tools: toolDefinitions, addAssistantPrefix: false)
         do {
-            try await conversation().prefill(prompt: system)
+            try await conversation().prefill(prompt: systemTurn)
         } catch let error as LocalModelError {
             throw GenerationError.engineFailure(error)
         }
@@ -304,7 +303,8 @@ public final class LanguageModelSession: Sendable {
             repeatedTextStop: mayAnswer ? RepeatedTextStop() : nil,
             forbiddenOpenings: isAnswerRound ? callSyntax.answerOpenings : [],
             requiresText: mayAnswer,
-            forcedPrefix: forcedPrefix(for: progress))
+            forcedPrefix: forcedPrefix(for: progress),
+            fixedPrefix: instructions.isEmpty && tools.isEmpty ? nil : systemTurn)
         var filter = ResponseTextFilter(layout: model.chatTemplate.toolLayout, readsOtherSpellings: answer.schema == nil)
         var raw = ""
         var stopReason = GenerationSummary.StopReason.endOfGeneration
@@ -499,6 +499,12 @@ public final class LanguageModelSession: Sendable {
     /// switch (Qwen3's `/no_think`).
     public var systemPrompt: String {
         model.chatTemplate.systemText(instructions: instructions, tools: toolDefinitions, thinking: isThinkingEnabled)
+    }
+
+    /// The system turn alone, as every prompt of this session starts: what `prewarm` decodes,
+    /// and the fixed prefix whose state the model's `PromptCache` keeps between processes.
+    private var systemTurn: RenderedPrompt {
+        model.chatTemplate.renderedPrompt([ChatMessage(.system, systemPrompt)], tools: toolDefinitions, addAssistantPrefix: false)
     }
 
     /// The tools as the prompt describes them.

@@ -31,6 +31,12 @@ extension LanguageModelSession {
         public var promptTokens = 0
         /// Of those, tokens found in the KV cache and not decoded again.
         public var cachedTokens = 0
+        /// Of `cachedTokens`, those whose state was loaded from disk (`PromptCache`): the
+        /// instructions and tool definitions a previous process decoded.
+        public var restoredTokens = 0
+        /// Why a saved prompt state was not loaded or saved (`PromptStateNote`): the prompt was
+        /// decoded in full instead, so the answer is unchanged, but a warm start was lost.
+        public var promptStateNotes: [PromptStateNote] = []
         public var generatedTokens = 0
         /// Of those, the text a grammar forced (a required call's opening), decoded in the
         /// prompt's batch rather than one token at a time.
@@ -47,6 +53,8 @@ extension LanguageModelSession {
         mutating func add(_ summary: GenerationSummary) {
             promptTokens += summary.promptTokens
             cachedTokens += summary.reusedTokens
+            restoredTokens += summary.restoredTokens
+            promptStateNotes += summary.promptStateNotes
             generatedTokens += summary.generatedTokens
             forcedTokens += summary.forcedTokens
             prefillDuration += summary.prefillDuration

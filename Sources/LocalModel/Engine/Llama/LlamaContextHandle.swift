@@ -12,6 +12,9 @@ final class LlamaContextHandle {
     let size: Int
     /// The most tokens one `llama_decode` takes.
     let batchSize: Int
+    /// What a sequence's saved state depends on in this context (`PromptStateKey`): the window
+    /// and the KV cache's types and attention kernel.
+    let stateLayout: String
 
     init(model: LlamaModelHandle, contextSize: Int, sequences: Int, threads: Int) throws(LocalModelError) {
         var params = llama_context_default_params()
@@ -35,6 +38,8 @@ final class LlamaContextHandle {
         self.model = model
         self.size = Int(llama_n_ctx_seq(context))
         self.batchSize = Int(params.n_batch)
+        self.stateLayout = "window \(size), K \(params.type_k.rawValue), V \(params.type_v.rawValue), "
+            + "flash attention \(params.flash_attn_type.rawValue), unified \(params.kv_unified), full SWA \(params.swa_full)"
     }
 
     deinit {
@@ -52,6 +57,29 @@ final class LlamaContextHandle {
     /// Forgets all of `sequence`'s cached tokens.
     func clear(_ sequence: Int32) {
         _ = llama_memory_seq_rm(llama_get_memory(pointer), sequence, -1, -1)
+    }
+
+    /// `sequence`'s KV state in llama.cpp's serialisation (`llama_state_seq_get_data`), to save
+    /// and load into another context later; nil when llama.cpp wrote none.
+    func state(of sequence: Int32) -> Data? {
+        let size = llama_state_seq_get_size(pointer, sequence)
+        guard size > 0 else { return nil }
+        var data = Data(count: size)
+        let written = data.withUnsafeMutableBytes { raw in
+            llama_state_seq_get_data(pointer, raw.baseAddress?.assumingMemoryBound(to: UInt8.self), size, sequence)
+        }
+        return written == size ? data : nil
+    }
+
+    /// Replaces `sequence`'s cells with a state from `state(of:)` of a context of the same
+    /// layout; false when llama.cpp refused it, the sequence then empty.
+    func restore(_ state: Data, into sequence: Int32) -> Bool {
+        clear(sequence)
+        let read = state.withUnsafeBytes { raw in
+            llama_state_seq_set_data(pointer, raw.baseAddress?.assumingMemoryBound(to: UInt8.self), state.count, sequence)
+        }
+        if read == 0 { clear(sequence) }
+        return read != 0
     }
 
     /// Waits until the last decode's computation is done: llama_decode may return while a

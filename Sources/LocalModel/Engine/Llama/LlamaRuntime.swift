@@ -105,6 +105,26 @@ enum LlamaRuntime {
         return (blockSize, typeSize)
     }
 
+    /// What names this process's llama.cpp build for a saved prompt state (`PromptStateKey`):
+    /// the state format's version, and every llama and ggml library mapped (the CPU variant in
+    /// use among them) with its size and modification time, so an upgraded package, a rebuilt
+    /// library or another CPU variant is another build even when its version number is not.
+    static let buildIdentity: String = {
+        loadBackends()
+        let maps = (try? String(contentsOfFile: "/proc/self/maps", encoding: .utf8)) ?? ""
+        let libraries = Set(maps.split(separator: "\n").compactMap { line -> String? in
+            guard let slash = line.firstIndex(of: "/") else { return nil }
+            let path = String(line[slash...])
+            let name = URL(fileURLWithPath: path).lastPathComponent
+            return name.hasPrefix("libllama") || name.hasPrefix("libggml") ? path : nil
+        })
+        let described = libraries.sorted().map { path in
+            let attributes = (try? FileManager.default.attributesOfItem(atPath: path)) ?? [:]
+            return "\(path) \(attributes[.size] ?? "?") \((attributes[.modificationDate] as? Date)?.timeIntervalSince1970 ?? 0)"
+        }
+        return (["state format \(LLAMA_STATE_SEQ_VERSION)"] + described).joined(separator: "; ")
+    }()
+
     /// The ggml devices that loaded on this machine (always at least the CPU).
     static func devices() -> [BackendDevice] {
         loadBackends()
