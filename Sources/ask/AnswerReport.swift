@@ -44,11 +44,16 @@ struct AnswerReport: Encodable, Sendable {
         let retrieval: Double
         let prefill: Double
         let decode: Double
+        /// From the question to the first text of the answer (tool rounds included); nil when
+        /// the answer is empty.
+        let firstToken: Double?
     }
 
     struct Tokens: Encodable, Sendable {
         let prompt: Int
         let cached: Int
+        /// Of `cached`, the system turn's tokens loaded from the prompt cache on disk.
+        let restored: Int
         let generated: Int
     }
 
@@ -66,6 +71,9 @@ struct AnswerReport: Encodable, Sendable {
     let trace: [Step]
     let timings: Timings
     let tokens: Tokens
+    /// Why the prompt cache was not used or not written (`PromptStateNote`); the answer is
+    /// the same, only slower to start.
+    let notes: [String]
     /// The full transcript, with `--trace`.
     let transcript: [Entry]?
 }

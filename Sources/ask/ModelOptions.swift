@@ -13,6 +13,9 @@ struct ModelOptions: Sendable {
     var placement = PlacementOptions()
     var threads: Int? = nil
     var chatTemplate: String? = nil
+    /// Whether the system turn's KV state is kept on disk for the next process (`PromptCache.standard`);
+    /// off for the commands that only count or describe (`--no-prompt-cache` turns it off for questions).
+    var promptCache = false
 
     /// The model file, or an error saying where it looked and how to get one.
     func locate() throws -> URL {
@@ -26,6 +29,7 @@ struct ModelOptions: Sendable {
         placement.apply(to: &configuration)
         if let threads { configuration.threads = threads }
         configuration.chatTemplate = chatTemplate
+        configuration.promptCache = promptCache ? .standard : .off
         let start = ContinuousClock.now
         let model = try await Progress.spinning("Loading \(url.lastPathComponent)") { [configuration] in
             try LocalModel(contentsOf: url, configuration: configuration)

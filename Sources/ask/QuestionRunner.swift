@@ -51,9 +51,12 @@ struct QuestionRunner: Sendable {
             question: question, answer: response.content,
             answerStyle: answerStyle.resolved(parameterCount: model.parameterCount).rawValue, sources: sources, trace: trace.steps,
             timings: .init(load: loadDuration.seconds, retrieval: usage.toolDuration.seconds,
-                           prefill: usage.prefillDuration.seconds, decode: usage.decodeDuration.seconds),
-            tokens: .init(prompt: usage.promptTokens, cached: usage.cachedTokens, generated: usage.generatedTokens),
+                           prefill: usage.prefillDuration.seconds, decode: usage.decodeDuration.seconds,
+                           firstToken: usage.timeToFirstToken?.seconds),
+            tokens: .init(prompt: usage.promptTokens, cached: usage.cachedTokens, restored: usage.restoredTokens, generated: usage.generatedTokens),
+            notes: usage.promptStateNotes.map(\.description),
             transcript: fullTrace ? session.transcript.map { AnswerReport.Entry(kind: $0.kindName, text: $0.text) } : nil)
+        for note in report.notes { Terminal.error("ask: note: \(note)\n") }
         if !json { printEnd(report) }
         return report
     }

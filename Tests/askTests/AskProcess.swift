@@ -1,8 +1,8 @@
 import Foundation
 import Synchronization
 
-/// Runs the built `ask` binary as a child process with an isolated XDG_DATA_HOME, and collects
-/// its exit code and output.
+/// Runs the built `ask` binary as a child process with an isolated XDG_DATA_HOME and
+/// XDG_CACHE_HOME, and collects its exit code and output.
 struct AskProcess {
     struct Result {
         let status: Int32
@@ -42,12 +42,17 @@ struct AskProcess {
         dataHome = try TemporaryFolder()
     }
 
+    /// XDG_CACHE_HOME of the process: inside the data folder, so it goes with it.
+    var cacheHome: URL { dataHome.url.appendingPathComponent("cache") }
+
     func process(_ arguments: [String]) -> Process {
         let process = Process()
         process.executableURL = executable
         process.arguments = arguments
         var environment = ProcessInfo.processInfo.environment
         environment["XDG_DATA_HOME"] = dataHome.url.path
+        // the prompt cache too, so no test reads or writes the user's own
+        environment["XDG_CACHE_HOME"] = cacheHome.path
         environment.removeValue(forKey: "LANTERN_MODELS_DIR")
         environment.removeValue(forKey: "LANTERN_MODELS_LOCK")
         environment.merge(self.environment) { $1 }
