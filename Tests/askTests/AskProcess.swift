@@ -42,8 +42,11 @@ struct AskProcess {
         dataHome = try TemporaryFolder()
     }
 
-    /// XDG_CACHE_HOME of the process: inside the data folder, so it goes with it.
-    var cacheHome: URL { dataHome.url.appendingPathComponent("cache") }
+    /// XDG_CACHE_HOME of the process, so no test reads or writes the user's prompt cache: by
+    /// default one folder for every `ask` the tests start, kept between runs (the cache bounds
+    /// its size), so the model file's SHA-256 that names its saved states is read once, not
+    /// once per test; a test of the cache itself gives it a folder of its own.
+    var cacheHome = FileManager.default.temporaryDirectory.appendingPathComponent("lantern-ask-tests-cache")
 
     func process(_ arguments: [String]) -> Process {
         let process = Process()
@@ -51,7 +54,6 @@ struct AskProcess {
         process.arguments = arguments
         var environment = ProcessInfo.processInfo.environment
         environment["XDG_DATA_HOME"] = dataHome.url.path
-        // the prompt cache too, so no test reads or writes the user's own
         environment["XDG_CACHE_HOME"] = cacheHome.path
         environment.removeValue(forKey: "LANTERN_MODELS_DIR")
         environment.removeValue(forKey: "LANTERN_MODELS_LOCK")

@@ -43,7 +43,8 @@ import Testing
     func tokens(_ report: [String: Any]?, _ key: String) -> Int? { (report?["tokens"] as? [String: Any])?[key] as? Int }
 
     @Test func aSecondProcessStartsFromTheSavedSystemTurnAndADamagedOneIsANote() throws {
-        let ask = try AskProcess()
+        var ask = try AskProcess()
+        ask.cacheHome = ask.dataHome.url.appendingPathComponent("cache")
         let cold = try run(ask, ["--no-prompt-cache"])
         #expect(!FileManager.default.fileExists(atPath: ask.cacheHome.path), "--no-prompt-cache wrote into the cache")
 
