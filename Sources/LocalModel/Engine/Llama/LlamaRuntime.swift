@@ -111,7 +111,9 @@ enum LlamaRuntime {
     /// library or another CPU variant is another build even when its version number is not.
     static let buildIdentity: String = {
         loadBackends()
-        let maps = (try? String(contentsOfFile: "/proc/self/maps", encoding: .utf8)) ?? ""
+        // read to the end: procfs reports a size of 0, and a read of the first page only
+        // left out whichever libraries were mapped past it
+        let maps = FileHandle(forReadingAtPath: "/proc/self/maps").flatMap { try? $0.readToEnd() }.map { String(decoding: $0, as: UTF8.self) } ?? ""
         let libraries = Set(maps.split(separator: "\n").compactMap { line -> String? in
             guard let slash = line.firstIndex(of: "/") else { return nil }
             let path = String(line[slash...])
