@@ -237,6 +237,17 @@ struct GrammarCompilerTests {
         #expect(try !GrammarOracle.accepts(tagged, object))
     }
 
+    @Test func aBareCallObjectMayOpenAsTheModelSpacesIt() throws {
+        // Qwen2.5-Coder-1.5B writes the object indented as often as not; the trigger finds it so
+        let bare = try compiler.toolCallGrammar(for: Self.tools, maximumCalls: 2, bareCall: true)
+        let rest = #""fetch", "arguments": {"id": "trail-003"}}"#
+        for opening in ["{\n  \"name\": ", "{\n\t\"name\" :", "{ \"name\":\n    ", "{\r\n    \"name\": "] {
+            #expect(try GrammarOracle.accepts(bare, opening + rest), "refused \(opening)")
+        }
+        #expect(try !GrammarOracle.accepts(bare, "{\n  \"na me\": " + rest))
+        #expect(try !GrammarOracle.accepts(bare, "{" + String(repeating: " ", count: 65) + "\"name\": " + rest), "more spacing than the trigger watch keeps")
+    }
+
     @Test func toolCallGrammarRefusesDuplicateOrNoTools() {
         let one = Self.tools[0]
         #expect(throws: SchemaError.self) { try compiler.toolCallGrammar(for: []) }

@@ -65,7 +65,7 @@ struct GroundedAnswerTests {
             return
         }
         // a call (tagged, or a bare object as Qwen writes them) or a citation
-        #expect(triggers == ["<tool_call>", "{\"name\": ", "["])
+        #expect(triggers == ["<tool_call>", "{ \"name\" : ", "["])
         #expect(includesTrigger)
         for id in Self.shownIDs { #expect(answerRound.gbnf.contains("\"\(id)\"")) }
         // the first round had no sources yet: the call grammar alone
@@ -80,7 +80,7 @@ struct GroundedAnswerTests {
             Issue.record("the call grammar should stay lazy")
             return
         }
-        #expect(triggers == ["<tool_call>", "{\"name\": "])
+        #expect(triggers == ["<tool_call>", "{ \"name\" : "])
     }
 
     @Test func quoteModeConstrainsTheAnswerFromTheFirstTokenToShownSentences() async throws {

@@ -237,7 +237,7 @@ struct SessionLoopTests {
         if case .lazy(let triggers, let includesTrigger, _)? = grammars[1] {
             // a call (tagged, or a bare object), or a citation of the tool's output (which is one
             // source, named after the tool)
-            #expect(triggers == ["<tool_call>", "{\"name\": ", "["])
+            #expect(triggers == ["<tool_call>", "{ \"name\" : ", "["])
             #expect(includesTrigger)
         } else {
             Issue.record("second round should use the lazy grammar, got \(String(describing: grammars[1]))")

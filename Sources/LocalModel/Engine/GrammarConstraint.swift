@@ -7,8 +7,10 @@ public struct GrammarConstraint: Sendable, Hashable {
     public enum Activation: Sendable, Hashable {
         /// Constrains from the first generated token.
         case immediate
-        /// Waits for one of `triggers`, literal texts, to appear in the output (the earliest
-        /// wins). When `grammarIncludesTrigger`, the grammar is fed the output from the trigger
+        /// Waits for one of `triggers` to appear in the output (the earliest wins): each is
+        /// literal text, except that a whitespace run in it stands for any whitespace run,
+        /// none included (`{ "name" : ` finds `{"name":` and `{\n  "name": `), as models
+        /// space a JSON object as they like. When `grammarIncludesTrigger`, the grammar is fed the output from the trigger
         /// on (its root begins with one of the triggers, as a tool call's begins with
         /// `<tool_call>` and a citation with `[`); otherwise from after the trigger and any
         /// whitespace (Qwen3's `</think>`). `tokens` trigger when generated, for vocabularies

@@ -4,20 +4,28 @@
 /// regex (std::regex) over the whole buffer at every token, so a long free-text answer costs
 /// more per token the longer it gets (about 5% of a 250-token answer's time). Before the
 /// trigger the grammar constrains nothing, so it is not fed at all; this watch looks for the
-/// literal triggers in the last few tokens instead, and hands over the tokens from the one
-/// where the trigger begins: the grammar's regex then runs over a few dozen bytes, once.
+/// triggers in the last few tokens instead, and hands over the tokens from the one where the
+/// trigger begins: the grammar's regex then runs over a few dozen bytes, once.
+///
+/// A whitespace run in a trigger stands for any whitespace run (`LenientPattern`), as in the
+/// regex `LlamaGrammar` gives llama.cpp: a model spaces a JSON call object as it likes.
 struct TriggerWatch {
     /// The triggers; the one that starts earliest in the output wins.
-    let triggers: [[UInt8]]
+    let triggers: [LenientPattern]
     let tokens: Set<Token>
     private var recent: [(token: Token, bytes: [UInt8])] = []
-    /// The longest trigger's length: how much text before the newest token is kept.
-    private let longest: Int
+    /// How much text before the newest token is kept: the longest trigger without its
+    /// whitespace, and room for the whitespace a model may put between its parts.
+    private let kept: Int
 
-    init(triggers: [[UInt8]], tokens: Set<Token>) {
-        self.triggers = triggers.filter { !$0.isEmpty }
+    /// Whitespace kept for between a trigger's parts: an indented JSON object's line break and
+    /// indentation, with room to spare.
+    static let spacing = 64
+
+    init(triggers: [String], tokens: Set<Token>) {
+        self.triggers = triggers.map(LenientPattern.init).filter { !$0.compact.isEmpty }
         self.tokens = tokens
-        longest = self.triggers.map(\.count).max() ?? 0
+        kept = (self.triggers.map(\.compact.utf8.count).max() ?? 0) + Self.spacing
     }
 
     /// Records a generated token; once a trigger is complete, the tokens to feed the
@@ -27,15 +35,17 @@ struct TriggerWatch {
         if tokens.contains(token) { return ([token], bytes) }
         recent.append((token, bytes))
         // Keep the newest token and enough before it to hold a trigger that ends in it.
-        while recent.count > 1, recent.dropFirst().dropLast().reduce(0, { $0 + $1.bytes.count }) >= longest {
+        while recent.count > 1, recent.dropFirst().dropLast().reduce(0, { $0 + $1.bytes.count }) >= kept {
             recent.removeFirst()
         }
         let text = recent.flatMap(\.bytes)
-        let starts = triggers.compactMap { trigger -> Int? in
-            guard text.count >= trigger.count else { return nil }
-            return (0...(text.count - trigger.count)).first { text[$0..<($0 + trigger.count)].elementsEqual(trigger) }
+        let start = text.indices.first { start in
+            triggers.contains { trigger in
+                if case .complete = trigger.match(inUTF8: text, at: start) { return true }
+                return false
+            }
         }
-        guard let start = starts.min() else { return nil }
+        guard let start else { return nil }
         var offset = 0
         for (index, entry) in recent.enumerated() {
             offset += entry.bytes.count

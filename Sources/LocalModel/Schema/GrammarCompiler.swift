@@ -88,7 +88,7 @@ public struct GrammarCompiler: Sendable {
     /// so generation ends there.
     ///
     /// With `bareCall`, the root may also be one call object written bare, from the syntax's
-    /// `bareCallOpening` (`{"name": `) on: the spelling Qwen2.5-Coder writes instead of its
+    /// `bareCallOpening` (`{"name": `, however spaced) on: the spelling Qwen2.5-Coder writes instead of its
     /// tags, which the reader runs as a call (`CallSpellings`), so its name and arguments are
     /// held to the schemas too (an id the search never showed was called, and its error
     /// echoed as the answer).
@@ -140,6 +140,9 @@ private struct RuleBuilder {
 
     static let whitespace = "ws"
     static let stringCharacter = "char"
+    /// The most whitespace a bare call object's opening takes between its parts: as much as
+    /// the engine's trigger watch keeps (`TriggerWatch.spacing`).
+    static let openingSpacing = TriggerWatch.spacing
 
     init(options: GrammarCompiler.Options) {
         self.options = options
@@ -211,8 +214,11 @@ private struct RuleBuilder {
         let round = GBNF.sequence([syntax.roundOpen.isEmpty ? "" : GBNF.literal(syntax.roundOpen), call, more,
                                    syntax.roundClose.isEmpty ? "" : GBNF.literal(syntax.roundClose)])
         guard bareCall, let opening = syntax.bareCallOpening, case .jsonObject = syntax.body, body.count == 4 else { return round }
-        // the call object alone: the body between the syntax's own call tags
-        let bare = rule("bare-tool-call", GBNF.sequence([GBNF.literal(opening), choice, body[2], GBNF.literal("}")]))
+        // the call object alone: the body between the syntax's own call tags, opened as the
+        // model spaced it (the trigger found it so), up to a line break and indentation a part
+        let spacing = rule("opening-spacing", "[ \\t\\n\\r]{0,\(Self.openingSpacing)}")
+        let spaced = LenientPattern(opening).parts.map(GBNF.literal).joined(separator: " \(spacing) ") + " \(spacing)"
+        let bare = rule("bare-tool-call", GBNF.sequence([spaced, choice, body[2], GBNF.literal("}")]))
         return "(" + round + ") | " + bare
     }
 

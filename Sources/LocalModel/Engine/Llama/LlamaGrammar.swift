@@ -16,7 +16,8 @@ enum LlamaGrammar {
             case .immediate:
                 return llama_sampler_init_grammar(model.vocab, constraint.gbnf, constraint.root)
             case .lazy(let triggers, let includesTrigger, let tokens):
-                let escaped = "(?:" + triggers.map(escapeRegex).joined(separator: "|") + ")"
+                // a whitespace run in a trigger stands for any (LenientPattern, as TriggerWatch reads it)
+                let escaped = "(?:" + triggers.map { LenientPattern($0).parts.map(escapeRegex).joined(separator: "\\s*") }.joined(separator: "|") + ")"
                 let pattern = includesTrigger ? "[\\s\\S]*?(" + escaped + "[\\s\\S]*)" : "[\\s\\S]*?" + escaped + "\\s*([\\s\\S]*)"
                 let owned = [strdup(pattern)]
                 defer { owned.forEach { free($0) } }

@@ -45,7 +45,7 @@ final class LlamaSampler {
             try LlamaGrammar.make(model: model, constraint: constraint)
         }
         if case .lazy(let triggers, _, let tokens)? = constraint?.activation {
-            triggerWatch = TriggerWatch(triggers: triggers.map { Array($0.utf8) }, tokens: Set(tokens))
+            triggerWatch = TriggerWatch(triggers: triggers, tokens: Set(tokens))
         }
         let chain = llama_sampler_chain_init(llama_sampler_chain_default_params())!
         if options.repetitionPenalty != 1 {
@@ -268,9 +268,11 @@ final class LlamaSampler {
         guard case .lazy(let triggers, let includesTrigger, _)? = constraint?.activation, let constraint else { return true }
         var input = text
         if !includesTrigger {
-            let trigger = triggers.first { input.starts(with: $0.utf8) } ?? ""
-            input.removeFirst(min(trigger.utf8.count, input.count))
-            input = Array(input.drop { $0 == 0x20 || $0 == 0x0A || $0 == 0x09 || $0 == 0x0D })
+            let end = triggers.lazy.compactMap { trigger -> Int? in
+                if case .complete(let end) = LenientPattern(trigger).match(inUTF8: input, at: 0) { return end }
+                return nil
+            }.first ?? 0
+            input = Array(input[end...].drop { $0 == 0x20 || $0 == 0x0A || $0 == 0x09 || $0 == 0x0D })
         }
         guard let probe = try? LlamaGrammar.make(model: model, constraint: GrammarConstraint(gbnf: constraint.gbnf, root: constraint.root)),
               let tokens = try? model.tokenize(String(decoding: input, as: UTF8.self), addSpecial: false, parseSpecial: true)

@@ -47,12 +47,13 @@ public struct ToolCallSyntax: Sendable, Hashable {
     /// of calls): read as calls when the text holds none in the layout's own spelling.
     public var spellings: CallSpellings = .none
 
-    /// How a call object written bare begins (`{"name": `), when this family's models write
-    /// calls so (`spellings`) and its calls are JSON objects: a second trigger of the tool-call
-    /// grammar in rounds that answer in text.
+    /// How a call object written bare begins, when this family's models write calls so
+    /// (`spellings`) and its calls are JSON objects: a second trigger of the tool-call grammar
+    /// in rounds that answer in text. Spaced as a `LenientPattern`, as triggers are read: the
+    /// 1.5B Qwen2.5-Coder writes `{\n  "name": ` as often as `{"name": `.
     package var bareCallOpening: String? {
         guard !spellings.argumentKeys.isEmpty, case .jsonObject = body else { return nil }
-        return "{\"name\": "
+        return "{ \"name\" : "
     }
 
     /// What shows that the model is calling, in every spelling: the trigger, then each other
