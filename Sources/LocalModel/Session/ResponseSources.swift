@@ -7,7 +7,7 @@
 /// the output's text, so a quote of a count can be cited too. A source of kind `.result` (what a
 /// tool computed, `4 items match.`) is named the same way. Error outputs and repeats show
 /// nothing new. Two sources with one id (a search result, then the same item fetched) become
-/// one whose text holds both.
+/// one whose text holds both, as paragraphs of their own.
 struct ResponseSources: Sendable, Hashable {
     private(set) var sources: [CitableSource] = []
 
@@ -32,7 +32,8 @@ struct ResponseSources: Sendable, Hashable {
     private mutating func add(_ source: CitableSource) {
         guard Citation.isCitable(source.id) else { return }
         if let index = sources.firstIndex(where: { $0.id == source.id }) {
-            if !sources[index].text.contains(source.text) { sources[index].text += "\n" + source.text }
+            // a paragraph apart: a search result's cut snippet never runs on into the fetched text
+            if !sources[index].text.contains(source.text) { sources[index].text += "\n\n" + source.text }
         } else {
             sources.append(source)
         }

@@ -6,7 +6,8 @@ import Foundation
 /// text from `pdftotext`, hard-wrapped Markdown), so a sentence wrapped over lines is one
 /// candidate, not two quotes with a marker between them. A line wrapped when it does not end a
 /// sentence and the next line continues it: both hold text, neither is a table row, the line
-/// is no Markdown heading and the next begins no block (a heading, a list item), and the next
+/// is no Markdown heading or field (`city: Yosemite Valley`), it does not end in a snippet's
+/// cut (`…`), the next begins no block (a heading, a list item, a field), and the next
 /// begins in lower case, with a digit or with punctuation, or the line was as long as the
 /// text's longest lines (a wrap before a capitalised word). A blank line or a page break (form
 /// feed) always ends a paragraph. Each paragraph's whitespace is read by
@@ -50,24 +51,25 @@ enum SentenceSplitter {
     /// Whether `next` continues `line`, which the text wrapped.
     private static func continues(_ line: Substring, with next: Substring, width: Int) -> Bool {
         let line = line.trimmingCharacters(in: .whitespaces), next = next.trimmingCharacters(in: .whitespaces)
-        guard !line.isEmpty, let first = next.first, !line.hasPrefix("#"), !startsBlock(next), !isTableRow(line), !isTableRow(next),
+        guard !line.isEmpty, let first = next.first, !line.hasPrefix("#"), !isField(line), !startsBlock(next), !isTableRow(line), !isTableRow(next),
               !endsSentence(line) else { return false }
         if first.isLowercase || first.isNumber || "([\"'‘“,;–—-".contains(first) { return true }
         return line.count >= minimumWrapWidth && Double(line.count) >= fullWidth * Double(width)
     }
 
-    /// A line that ends a sentence or introduces what follows: its last character, closing
-    /// quotes and brackets aside, is `.`, `!`, `?` or `:`.
+    /// A line that ends a sentence, introduces what follows or was cut: its last character,
+    /// closing quotes and brackets aside, is `.`, `!`, `?`, `:` or a snippet's `…`.
     private static func endsSentence(_ line: String) -> Bool {
         let end = line.reversed().first { !"\"'’”)]".contains($0) }
-        return end.map { ".!?:".contains($0) } ?? false
+        return end.map { ".!?:…".contains($0) } ?? false
     }
 
     /// A Markdown heading (`#`) or quote (`>`), a list item (`-`, `*`, `+`, `•`, `1.`, `2)`,
-    /// `a)`) or a numbered heading (`1.1 Tool safety`): a line that begins a block of its own.
-    /// A line that begins with a plain number ("8 percent keeps water…") continues a sentence.
+    /// `a)`), a numbered heading (`1.1 Tool safety`) or a field: a line that begins a block of
+    /// its own. A line that begins with a plain number ("8 percent keeps water…") continues a
+    /// sentence.
     private static func startsBlock(_ line: String) -> Bool {
-        if line.hasPrefix("#") || line.hasPrefix(">") { return true }
+        if line.hasPrefix("#") || line.hasPrefix(">") || isField(line) { return true }
         let words = line.split(separator: " ", maxSplits: 1)
         guard words.count == 2, let marker = words.first, let last = marker.last else { return false }
         if marker.count == 1 { return "-*+•–".contains(last) }
@@ -75,6 +77,16 @@ enum SentenceSplitter {
         if last == ")", body.count == 1, body.allSatisfy(\.isLetter) { return true }
         guard body.first?.isNumber == true, body.allSatisfy({ $0.isNumber || $0 == "." }) else { return false }
         return body.count < marker.count || body.contains(".")
+    }
+
+    /// A field, as a fetched item lists its attributes (`city: Yosemite Valley`,
+    /// `distanceKilometers: 5.4`): a key in lower camel or snake case, a colon, its value. A
+    /// line of its own, neither wrapped into nor onto, so a header after it ("text (passage 0
+    /// of 1):") does not take it along; a capitalised label ("Note: …") is prose.
+    private static func isField(_ line: String) -> Bool {
+        guard let colon = line.firstIndex(of: ":"), line[line.index(after: colon)...].first == " " else { return false }
+        let key = line[..<colon]
+        return key.count >= 2 && key.first?.isLowercase == true && key.allSatisfy { $0.isLetter || $0.isNumber || $0 == "_" }
     }
 
     /// A row of a table: cells split by `|` or tabs, or columns set apart by runs of spaces
