@@ -18,6 +18,7 @@ enum BenchmarkSection: String, CaseIterable, Sendable {
     case vision
     case e2e
     case memory
+    case warmStart = "warm-start"
     case evaluation
     case calls
     case tools
@@ -63,6 +64,8 @@ enum BenchmarkSection: String, CaseIterable, Sendable {
             try await EndToEndBenchmark.run(environment)
         case .memory:
             try await MemoryBenchmark.run(environment)
+        case .warmStart:
+            try await WarmStartBenchmark.run(environment)
         case .evaluation:
             try await EvaluationBenchmark.run(environment)
         case .calls:

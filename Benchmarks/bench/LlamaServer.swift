@@ -146,6 +146,13 @@ final class LlamaServer: @unchecked Sendable {
         try await post("/completion", body, what: "a completion request", timeout: timeout)
     }
 
+    /// Saves slot `slot`'s KV cache to `filename`, or restores it from there (`action` "save" or
+    /// "restore"), in the folder the server was started with (`--slot-save-path`); the answer
+    /// holds `n_saved` or `n_restored` (tokens) and `timings` (`save_ms`, `restore_ms`).
+    func slot(_ slot: Int, _ action: String, filename: String, timeout: Double) async throws -> JSONValue {
+        try await post("/slots/\(slot)?action=\(action)", ["filename": .string(filename)], what: "a slot \(action)", timeout: timeout)
+    }
+
     /// POSTs `body` to `path` and reads the JSON answer; `what` names the request in errors.
     private func post(_ path: String, _ body: JSONObject, what: String, timeout: Double) async throws -> JSONValue {
         let response: LocalHTTP.Response

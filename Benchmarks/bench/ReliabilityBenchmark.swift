@@ -246,11 +246,12 @@ enum ReliabilityBenchmark {
     }
 
 
-    /// A child process with its own XDG_DATA_HOME and its output (stdout and stderr) in a log file.
+    /// A child process with its own XDG_DATA_HOME (and any other variables in `environment`) and
+    /// its output (stdout and stderr) in a log file.
     final class Child {
         let process = Process()
         let log: URL
-        init(_ executable: URL, _ arguments: [String], home: URL, logs: URL) throws {
+        init(_ executable: URL, _ arguments: [String], home: URL, environment extra: [String: String] = [:], logs: URL) throws {
             log = logs.appendingPathComponent("\(arguments.first ?? "child")-\(UUID().uuidString).log")
             _ = FileManager.default.createFile(atPath: log.path, contents: nil)
             let handle = try FileHandle(forWritingTo: log)
@@ -258,6 +259,7 @@ enum ReliabilityBenchmark {
             process.arguments = arguments
             var environment = ProcessInfo.processInfo.environment
             environment["XDG_DATA_HOME"] = home.path
+            environment.merge(extra) { $1 }
             process.environment = environment
             process.standardInput = FileHandle.nullDevice
             process.standardOutput = handle

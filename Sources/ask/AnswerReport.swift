@@ -47,6 +47,9 @@ struct AnswerReport: Encodable, Sendable {
         /// From the question to the first text of the answer (tool rounds included); nil when
         /// the answer is empty.
         let firstToken: Double?
+        /// From the question to the first text the model generated, a tool call's included
+        /// (the first round's first token); nil when the model generated nothing.
+        let firstGenerated: Double?
     }
 
     struct Tokens: Encodable, Sendable {

@@ -52,7 +52,7 @@ struct QuestionRunner: Sendable {
             answerStyle: answerStyle.resolved(parameterCount: model.parameterCount).rawValue, sources: sources, trace: trace.steps,
             timings: .init(load: loadDuration.seconds, retrieval: usage.toolDuration.seconds,
                            prefill: usage.prefillDuration.seconds, decode: usage.decodeDuration.seconds,
-                           firstToken: usage.timeToFirstToken?.seconds),
+                           firstToken: usage.timeToFirstToken?.seconds, firstGenerated: usage.timeToFirstGeneratedText?.seconds),
             tokens: .init(prompt: usage.promptTokens, cached: usage.cachedTokens, restored: usage.restoredTokens, generated: usage.generatedTokens),
             notes: usage.promptStateNotes.map(\.description),
             transcript: fullTrace ? session.transcript.map { AnswerReport.Entry(kind: $0.kindName, text: $0.text) } : nil)

@@ -269,6 +269,17 @@ struct SessionLoopTests {
         #expect(!session.isResponding)
     }
 
+    /// The first generated text is the first round's call; the answer's first text comes a
+    /// round later, after the tool ran.
+    @Test func theFirstGeneratedTextIsTimedApartFromTheAnswersFirstText() async throws {
+        let model = ScriptedLanguageModel([Self.call("add", #"{"a": 1, "b": 2}"#), "The sum is 3."])
+        let session = LanguageModelSession(model: model, tools: [AddTool()], instructions: "Use the tools.")
+        let usage = try await session.respond(to: "What is 1+2?").usage
+        let firstGenerated = try #require(usage.timeToFirstGeneratedText)
+        let firstAnswer = try #require(usage.timeToFirstToken)
+        #expect(firstGenerated < firstAnswer)
+    }
+
     @Test func streamingSnapshotsAggregateToTheResponse() async throws {
         let text = "Lakes and waterfalls are found on three of the trails."
         let model = ScriptedLanguageModel(["<think>\nLet me think.\n</think>\n\n" + text])

@@ -72,7 +72,7 @@ import Testing
         }
 
         let timings = try #require(object["timings"] as? [String: Any])
-        for key in ["load", "retrieval", "prefill", "decode"] { #expect(timings[key] is Double, "timings.\(key)") }
+        for key in ["load", "retrieval", "prefill", "decode", "firstGenerated"] { #expect(timings[key] is Double, "timings.\(key)") }
         let tokens = try #require(object["tokens"] as? [String: Int])
         #expect((tokens["prompt"] ?? 0) > 0)
         #expect((tokens["generated"] ?? 0) > 0)

@@ -312,6 +312,7 @@ public final class LanguageModelSession: Sendable {
         for try await event in try conversation().generate(prompt: rendered, parameters: parameters) {
             switch event {
             case .text(let text):
+                if progress.usage.timeToFirstGeneratedText == nil, !text.isEmpty { progress.usage.timeToFirstGeneratedText = .now - progress.started }
                 raw += text
                 let visible = filter.feed(text)
                 if !visible.isEmpty {

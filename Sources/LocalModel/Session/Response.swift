@@ -47,6 +47,10 @@ extension LanguageModelSession {
         public var toolDuration = Duration.zero
         /// Time from the call to the first visible text of the answer (tool rounds included).
         public var timeToFirstToken: Duration?
+        /// Time from the call to the first text the model generated, a tool call's included:
+        /// the first round's time to first token, which the prompt's decoding (or the restore
+        /// of its saved state) decides, unlike `timeToFirstToken`, which tool rounds lengthen.
+        public var timeToFirstGeneratedText: Duration?
         /// Generation rounds (one plus one per round of tool calls).
         public var rounds = 0
 
