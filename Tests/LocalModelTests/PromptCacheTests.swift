@@ -62,6 +62,21 @@ struct PromptCacheTests {
         #expect(second.content == cold.content)
     }
 
+    @Test func aPrewarmedSessionLoadsTheSavedSystemTurn() async throws {
+        let folder = Folder()
+        let cold = try await answer(freshModel(.off))
+        let prewarming = LanguageModelSession(model: try freshModel(.folder(folder.url)), instructions: Self.instructions, contextWindow: 2048)
+        try await prewarming.prewarm()
+        #expect(folder.states.count == 1, "prewarm decoded the system turn and saved its state")
+
+        let model = try freshModel(.folder(folder.url))
+        let session = LanguageModelSession(model: model, instructions: Self.instructions, contextWindow: 2048)
+        try await session.prewarm()
+        #expect(await session.engineCounters.tokensRestored == (try systemTokens(model)))
+        let answer = try await session.respond(to: Self.question, options: .init(maximumResponseTokens: 24, toolCallingMode: .disallowed))
+        #expect(answer.content == cold.content)
+    }
+
     @Test func aChangedSystemPromptOrWindowDoesNotLoadTheState() async throws {
         let folder = Folder()
         _ = try await answer(freshModel(.folder(folder.url)))

@@ -226,18 +226,23 @@ public actor InferenceContext {
         try await prefill(tokens: model.tokenizer.tokenize(prompt, addSpecial: true, parseSpecial: true))
     }
 
-    /// `prefill(prompt:)` for a rendered prompt, tokenized as `generate(prompt:)` tokenizes it.
+    /// `prefill(prompt:)` for a rendered prompt, tokenized as `generate(prompt:)` tokenizes it,
+    /// as a fixed prefix (`GenerationParameters.fixedPrefix`): with the model's `PromptCache`
+    /// its saved state is loaded instead of decoded, or saved once decoded, so a session's
+    /// `prewarm` in a new process costs a load from disk.
     @discardableResult
     public nonisolated func prefill(prompt: RenderedPrompt) async throws(LocalModelError) -> Int {
-        try await prefill(tokens: model.tokenizer.tokenize(prompt, addSpecial: true))
+        let tokens = try model.tokenizer.tokenize(prompt, addSpecial: true)
+        return try await prefill(tokens: tokens, fixedPrefix: tokens.count)
     }
 
-    /// `prefill(prompt:)` for tokens as they are.
+    /// `prefill(prompt:)` for tokens as they are; the first `fixedPrefix` of them as
+    /// `generate` reads its fixed prefix.
     @discardableResult
-    public func prefill(tokens: [Token]) async throws(LocalModelError) -> Int {
+    public func prefill(tokens: [Token], fixedPrefix: Int = 0) async throws(LocalModelError) -> Int {
         await takeTurn()
         defer { endTurn() }
-        return try await ingest(tokens, keepLastForLogits: false).reused
+        return try await ingest(tokens, fixedPrefix: fixedPrefix, keepLastForLogits: false).reused
     }
 
     /// Forgets everything in the cache.
