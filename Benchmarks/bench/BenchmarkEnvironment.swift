@@ -54,6 +54,16 @@ struct BenchmarkEnvironment: Sendable {
         return line.map { $0.split(separator: ":", maxSplits: 1).last.map { $0.trimmingCharacters(in: .whitespaces) } ?? "" } ?? "unknown"
     }
 
+    /// The release `ask` beside this bench binary, which the sections that run it as a user
+    /// does (memory, reliability, warm start) start as a child process.
+    static func askBinary() throws -> URL {
+        guard let ask = Bundle.main.executableURL?.deletingLastPathComponent().appendingPathComponent("ask"),
+              FileManager.default.isExecutableFile(atPath: ask.path) else {
+            throw BenchmarkFailure("no ask binary beside bench; build it with swift build -c release --product ask")
+        }
+        return ask
+    }
+
     /// The model's sha256, or why there is none (a missing file or a broken symlink is the usual
     /// cause of "unknown": the worktree's models/ folder lacks the model).
     static func sha256(of url: URL) -> String {

@@ -15,10 +15,7 @@ import Glibc
 /// set (see `runChild` for why not `ru_maxrss`).
 enum MemoryBenchmark {
     static func run(_ environment: BenchmarkEnvironment) async throws -> SectionReport {
-        guard let ask = Bundle.main.executableURL?.deletingLastPathComponent().appendingPathComponent("ask"),
-              FileManager.default.isExecutableFile(atPath: ask.path) else {
-            throw BenchmarkFailure("no ask binary beside bench; build it with swift build -c release --product ask")
-        }
+        let ask = try BenchmarkEnvironment.askBinary()
         let fixture = try await EndToEndBenchmark.Fixture(environment: environment)
         defer { fixture.remove() }
         guard let question = fixture.questions.first?.prompt else { throw BenchmarkFailure("the sample evaluation set has no questions") }

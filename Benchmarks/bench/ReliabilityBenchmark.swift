@@ -14,12 +14,8 @@ import Glibc
 /// the issue was filed are given in the notes.
 enum ReliabilityBenchmark {
     static func run(_ environment: BenchmarkEnvironment) async throws -> SectionReport {
-        guard let directory = Bundle.main.executableURL?.deletingLastPathComponent() else { throw BenchmarkFailure("cannot find bench's own folder") }
-        let ask = directory.appendingPathComponent("ask")
-        guard FileManager.default.isExecutableFile(atPath: ask.path) else {
-            throw BenchmarkFailure("no ask binary beside bench; build it with swift build -c release --product ask")
-        }
-        let bench = Bundle.main.executableURL ?? directory.appendingPathComponent("bench")
+        let ask = try BenchmarkEnvironment.askBinary()
+        let bench = Bundle.main.executableURL ?? ask.deletingLastPathComponent().appendingPathComponent("bench")
         let itemCount = environment.quick ? 10_000 : 100_000
         let fileCount = environment.quick ? 2_000 : 20_000
         let concurrentSeconds = environment.quick ? 10.0 : 20.0

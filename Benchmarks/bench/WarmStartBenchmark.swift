@@ -56,10 +56,7 @@ enum WarmStartBenchmark {
     }
 
     static func run(_ environment: BenchmarkEnvironment) async throws -> SectionReport {
-        guard let ask = Bundle.main.executableURL?.deletingLastPathComponent().appendingPathComponent("ask"),
-              FileManager.default.isExecutableFile(atPath: ask.path) else {
-            throw BenchmarkFailure("no ask binary beside bench; build it with swift build -c release --product ask")
-        }
+        let ask = try BenchmarkEnvironment.askBinary()
         let fixture = try await EndToEndBenchmark.Fixture(environment: environment)
         defer { fixture.remove() }
         let samples = try SampleReader().samples(contentsOf: SampleData.trailsSamples)
