@@ -122,6 +122,7 @@ struct GroundedAnswerTests {
     @Test func automaticQuotesBelowTheLimitAndWritesProseAboveOrWhenTheSizeIsUnknown() {
         let limit = GenerationOptions.AnswerStyle.quoteParameterLimit
         #expect(GenerationOptions.AnswerStyle.automatic.resolved(parameterCount: 134_515_008) == .quote)
+        #expect(GenerationOptions.AnswerStyle.automatic.resolved(parameterCount: 1_543_714_304) == .quote, "Qwen2.5-Coder-1.5B quotes")
         #expect(GenerationOptions.AnswerStyle.automatic.resolved(parameterCount: limit) == .prose)
         #expect(GenerationOptions.AnswerStyle.automatic.resolved(parameterCount: nil) == .prose)
         #expect(GenerationOptions.AnswerStyle.prose.resolved(parameterCount: 1) == .prose)

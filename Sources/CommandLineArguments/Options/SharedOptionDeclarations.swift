@@ -40,7 +40,7 @@ extension OptionDeclaration where Value == GenerationOptions.AnswerStyle {
     /// `ask` and `eval` take the same flag, so an evaluation measures what a user runs.
     package static var answer: Self {
         Self("answer", .oneOf([("auto", .automatic), ("quote", .quote), ("prose", .prose)]), default: .automatic,
-             help: "How the answer is written: quote (verbatim sentences of what the search showed, each cited), prose (free text whose citations can only name shown items), or auto (quote for models under 1B parameters).")
+             help: "How the answer is written: quote (verbatim sentences of what the search showed, each cited), prose (free text whose citations can only name shown items), or auto (quote for models under 2B parameters).")
     }
 }
 
