@@ -17,15 +17,22 @@ struct PromptStateKey: Sendable, Hashable {
     let llamaBuild: String
     /// The prefix whose state it is.
     let tokens: [Token]
+    /// SHA-256 of the fields above (the tokens as 32-bit little-endian integers), which the file
+    /// also holds, so a file copied or renamed onto another key's name is refused. Computed
+    /// once: the file's name, its header and its check all use it.
+    let digest: String
 
-    /// The file name: the SHA-256 of all of the above, in hexadecimal, with `.kv`.
-    var fileName: String { digest + ".kv" }
-
-    /// SHA-256 of the key's fields (the tokens as 32-bit little-endian integers), which the file
-    /// also holds, so a file copied or renamed onto another key's name is refused.
-    var digest: String {
+    init(modelDigest: String, placement: String, contextLayout: String, llamaBuild: String, tokens: [Token]) {
+        self.modelDigest = modelDigest
+        self.placement = placement
+        self.contextLayout = contextLayout
+        self.llamaBuild = llamaBuild
+        self.tokens = tokens
         var data = Data("lantern prompt state\nmodel \(modelDigest)\nplacement \(placement)\ncontext \(contextLayout)\nllama \(llamaBuild)\ntokens \(tokens.count)\n".utf8)
         for token in tokens { withUnsafeBytes(of: token.littleEndian) { data.append(contentsOf: $0) } }
-        return SHA256Digest(data).description
+        digest = SHA256Digest(data).description
     }
+
+    /// The file name: the digest, in hexadecimal, with `.kv`.
+    var fileName: String { digest + ".kv" }
 }
