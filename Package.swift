@@ -2,13 +2,14 @@
 import PackageDescription
 
 // Lantern: ask questions of your own data with a local model, on Linux, in Swift.
-// No package dependencies: llama.cpp, SQLite, libxml2, libedit, Tesseract and ZBar come from the system
+// No package dependencies: llama.cpp, SQLite, libxml2, ICU, libedit, Tesseract and ZBar come from the system
 // (scripts/setup.sh installs them).
 let package = Package(
     name: "Lantern",
     products: [
         .library(name: "Lantern", targets: ["Lantern"]),
         .library(name: "TokenBudget", targets: ["TokenBudget"]),
+        .library(name: "Sentences", targets: ["Sentences"]),
         .library(name: "LocalModel", targets: ["LocalModel"]),
         .library(name: "SearchIndex", targets: ["SearchIndex"]),
         .library(name: "SearchTool", targets: ["SearchTool"]),
@@ -33,17 +34,21 @@ let package = Package(
                        providers: [.apt(["libzbar-dev"])]),
 
         .target(name: "TokenBudget"),
-        .target(name: "LocalModel", dependencies: ["CLlama", "TokenBudget"]),
+        // ICU's sentence break iterator behind plain C types (its headers clash with Foundation's ICU in Swift).
+        .target(name: "CSentenceBreak", linkerSettings: [.linkedLibrary("icuuc")]),
+        // Sentences as a person reads them: what passages, snippets, vectors and quotes share.
+        .target(name: "Sentences", dependencies: ["CSentenceBreak"]),
+        .target(name: "LocalModel", dependencies: ["CLlama", "TokenBudget", "Sentences"]),
         // FTS5's tokenizer hook and per-word shortlists, in C because they run for every word indexed.
         .target(name: "CFullText", dependencies: ["CSQLite"]),
         // The dot products of a search by meaning, in C for the CPU's own vector instructions.
         .target(name: "CVectorScan"),
-        .target(name: "SearchIndex", dependencies: ["CSQLite", "CFullText", "CVectorScan", "CXML2"]),
+        .target(name: "SearchIndex", dependencies: ["CSQLite", "CFullText", "CVectorScan", "CXML2", "Sentences"]),
         .target(name: "SearchTool", dependencies: ["SearchIndex", "LocalModel", "TokenBudget"]),
-        .target(name: "Evaluations", dependencies: ["SearchTool", "SearchIndex", "LocalModel", "TokenBudget"],
+        .target(name: "Evaluations", dependencies: ["SearchTool", "SearchIndex", "LocalModel", "Sentences", "TokenBudget"],
                 resources: [.copy("Samples")]),
         .target(name: "VisionTools", dependencies: ["LocalModel", "CTesseract", "CZBar"]),
-        .target(name: "Lantern", dependencies: ["LocalModel", "SearchIndex", "SearchTool", "TokenBudget"]),
+        .target(name: "Lantern", dependencies: ["LocalModel", "SearchIndex", "SearchTool", "Sentences", "TokenBudget"]),
         // The declarative command line ask, eval and bench share, with the models.lock lookup.
         .target(name: "CommandLineArguments", dependencies: ["SearchTool", "TokenBudget"]),
 
@@ -67,6 +72,7 @@ let package = Package(
         .executableTarget(name: "fuzz-cli-options", dependencies: ["CommandLineArguments", "LocalModel", "TokenBudget", "FuzzDriver"], path: "Fuzz/cli-options", exclude: ["seeds"]),
 
         .testTarget(name: "TokenBudgetTests", dependencies: ["TokenBudget"]),
+        .testTarget(name: "SentencesTests", dependencies: ["Sentences"]),
         // Stand-ins for ggml-rpc-servers a real one cannot play, for the LocalModel and ask tests.
         .target(name: "RPCStandIn", dependencies: ["LocalModel"], path: "Tests/RPCStandIn"),
         // The real model the tests that generate load: the default, or $LANTERN_TEST_MODEL's file.

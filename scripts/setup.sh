@@ -38,7 +38,7 @@ export DEBIAN_FRONTEND=noninteractive
 # Vision tools: Tesseract + Leptonica + ZBar to build against; the command-line tools as the
 # benchmark reference; ImageMagick (text), qrencode, GNU barcode and Ghostscript (its PostScript)
 # make the test images.
-base_packages=(pkg-config libsqlite3-dev libxml2-dev libedit-dev poppler-utils
+base_packages=(pkg-config libsqlite3-dev libxml2-dev libicu-dev libedit-dev poppler-utils
   libtesseract-dev libleptonica-dev tesseract-ocr-eng libzbar-dev tesseract-ocr zbar-tools
   imagemagick qrencode barcode ghostscript fonts-dejavu-core)
 # The RPC backend and its server (ggml-rpc-server) spread a model over other machines; they

@@ -1,5 +1,6 @@
 import Foundation
 import LocalModel
+import Sentences
 
 /// What an answer's citation markers and quotes rest on, read from the answer's text and the
 /// sources the response showed, never from the session's own list of citations: the

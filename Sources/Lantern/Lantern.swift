@@ -18,4 +18,5 @@
 @_exported import LocalModel
 @_exported import SearchIndex
 @_exported import SearchTool
+@_exported import Sentences
 @_exported import TokenBudget

@@ -71,6 +71,31 @@ import Testing
         }
     }
 
+    @Test func aLongParagraphIsCutAtASentenceEndNotAtAnAbbreviation() {
+        // one paragraph past the maximum; its second sentence has full stops after abbreviations
+        // where no sentence ends, closer to the limit than the real end of the first
+        let clause = "the crew at Mt. Tom measured approx. 3.5 km of tread, e.g. the part below the saddle, and "
+        let first = "In June " + String(repeating: clause, count: 14) + "signed it off."
+        let second = "Then " + String(repeating: clause, count: 9) + "logged it."
+        let text = first + " " + second
+        #expect(text.utf8.count > PassageSplitter.maximumBytes, "the fixture must need a cut")
+        let bytes = Array(text.utf8)
+        let passages = PassageSplitter.spans(of: text, markdown: false).map { String(decoding: bytes[$0.start..<$0.end], as: UTF8.self) }
+        #expect(passages == [first, second])
+    }
+
+    @Test func aSnippetStartsAndEndsWithItsSentencesWhereTheWindowAllows() async throws {
+        let folder = try TemporaryFolder()
+        let index = try folder.index()
+        let fact = "Oksana Petrenko replaced the relief valve."
+        try await index.indexSearchableItems([Self.item("log", Self.filler(sentences: 8, seed: 3) + " " + fact + " " + Self.filler(sentences: 8, seed: 4))])
+        let hits = try await index.search(SearchQuery(.fullText("petrenko"), snippetLength: 160))
+        let snippet = try #require(hits.first?.passage?.snippet)
+        #expect(snippet.hasPrefix(fact), "the snippet was: \(snippet)")
+        #expect(snippet.hasSuffix(".") && !snippet.contains("…"), "the snippet was: \(snippet)")
+        #expect(snippet.utf8.count <= 160)
+    }
+
     @Test func pageBreaksAreBoundariesAndNumberThePages() {
         let pages = (1...12).map { "Page \($0) text. " + Self.filler(sentences: $0 % 3 == 0 ? 30 : 4, seed: UInt64($0)) }
         let text = pages.joined(separator: "\n\u{0C}")

@@ -1,3 +1,4 @@
+import Sentences
 /// The sources one response's tool outputs showed the model, in the order they were shown:
 /// what its citation markers may name and its quotes are taken from.
 ///
@@ -43,13 +44,15 @@ struct ResponseSources: Sendable, Hashable {
     var identifiers: [String] { sources.map(\.id) }
 
     /// Every sentence of every source with the source it came from, each pair once, in order.
-    /// A sentence with a bracket ("[text cut: 80 more characters left out]") is left out: in an
-    /// answer it would read as a citation marker.
+    /// Left out: a sentence with a bracket ("[text cut: 80 more characters left out]"), which in
+    /// an answer would read as a citation marker, a fragment without a letter or digit, and a
+    /// header that ends in ":" ("text (passage 0 of 1):"), which says nothing on its own.
     var evidence: [Evidence] {
         var seen = Set<String>()
         return sources.flatMap { source in
             SentenceSplitter.sentences(in: source.text).compactMap { sentence in
-                guard !sentence.contains(where: { $0 == "[" || $0 == "]" }) else { return nil }
+                guard !sentence.contains(where: { $0 == "[" || $0 == "]" }), !sentence.hasSuffix(":"),
+                      sentence.contains(where: { $0.isLetter || $0.isNumber }) else { return nil }
                 return seen.insert(source.id + "\u{0}" + sentence).inserted ? Evidence(sentence: sentence, sourceID: source.id, kind: source.kind) : nil
             }
         }

@@ -1,4 +1,5 @@
 import Foundation
+import Sentences
 
 /// One passage as the index stores it: where it lies in the item's text (UTF-8 byte offsets
 /// into textContent) and its location.
@@ -13,8 +14,8 @@ struct PassageSpan: Sendable, Hashable {
 /// Splits an item's text into passages at natural boundaries: a page break (form feed, as
 /// `pdftotext` writes between pages) or a Markdown heading always starts a new passage; inside
 /// them, passages grow by whole paragraphs up to `targetBytes`. A paragraph longer than
-/// `maximumBytes` is cut at sentence ends, or else between words, never inside a word or a
-/// character. Text that fits one passage and has no page break is one passage, the whole text.
+/// `maximumBytes` is cut at sentence ends (`SentenceSplitter`'s, the units quotes and vectors
+/// use), or else between words, never inside a word or a character. Text that fits one passage and has no page break is one passage, the whole text.
 ///
 /// The split depends only on the text and whether it is Markdown, so a replaced item's passages
 /// are exactly those of its new text.
@@ -137,45 +138,31 @@ enum PassageSplitter {
         return (level, title.trimmingWhitespace)
     }
 
-    /// A block as pieces of at most `maximumBytes`, cut at the last sentence end past half the
-    /// target, else at the last space, else after the first word.
+    /// A block as pieces of at most `maximumBytes`, cut at the last sentence end
+    /// (`SentenceSplitter`) past half the target, else at the last space, else after the first word.
     private static func cut(_ block: Piece, _ bytes: [UInt8]) -> [Piece] {
         guard block.range.count > maximumBytes else { return [block] }
+        let text = String(decoding: bytes[block.range], as: UTF8.self)
+        let sentenceEnds = SentenceSplitter.sentenceRanges(in: text).map { block.range.lowerBound + text.utf8.distance(from: text.startIndex, to: $0.upperBound) }
         var pieces: [Piece] = []
         var start = block.range.lowerBound
-        while block.range.upperBound - start > maximumBytes {
-            let limit = start + maximumBytes
-            var cut: Int?
-            var space: Int?
-            var index = limit
-            while index > start {
-                let byte = bytes[index]
-                if isSpace(byte) {
-                    space = space ?? index
-                    let previous = bytes[index - 1]
-                    if index - start >= targetBytes / 2, previous == UInt8(ascii: ".") || previous == UInt8(ascii: "!") || previous == UInt8(ascii: "?") {
-                        cut = index
-                        break
-                    }
-                }
-                index -= 1
-            }
-            var end = cut ?? space ?? (bytes[limit..<block.range.upperBound].firstIndex(where: isSpace) ?? block.range.upperBound)
-            if end <= start { end = block.range.upperBound }
-            if let trimmed = trim(bytes, start..<end) {
-                var piece = block
-                piece.range = trimmed
-                piece.startsSection = pieces.isEmpty && block.startsSection
-                pieces.append(piece)
-            }
-            start = end
-        }
-        if let trimmed = trim(bytes, start..<block.range.upperBound) {
+        func add(_ range: Range<Int>) {
+            guard let trimmed = trim(bytes, range) else { return }
             var piece = block
             piece.range = trimmed
             piece.startsSection = pieces.isEmpty && block.startsSection
             pieces.append(piece)
         }
+        while block.range.upperBound - start > maximumBytes {
+            let limit = start + maximumBytes
+            let sentenceEnd = sentenceEnds.last { $0 <= limit && $0 - start >= targetBytes / 2 }
+            let space = bytes[(start + 1)...limit].lastIndex(where: isSpace)
+            var end = sentenceEnd ?? space ?? (bytes[limit..<block.range.upperBound].firstIndex(where: isSpace) ?? block.range.upperBound)
+            if end <= start { end = block.range.upperBound }
+            add(start..<end)
+            start = end
+        }
+        add(start..<block.range.upperBound)
         return pieces
     }
 

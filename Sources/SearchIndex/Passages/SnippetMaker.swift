@@ -1,10 +1,15 @@
+import Sentences
+
 /// Cuts a snippet out of a passage around the query's words. Words are compared as the index's
 /// tokenizer reads them (lowercased, diacritics removed, stemmed), so the snippet shows the
 /// words FTS5 matched: "boiler pressure" finds "the boilers lost pressure".
 ///
 /// The window of at most `length` bytes holding the most distinct query words wins (then the
-/// most occurrences, then the earliest); it begins a little before its first match so the
-/// sentence reads, at a word boundary, and "…" marks each end that was cut.
+/// most occurrences, then the earliest). It begins at the start of its first match's sentence
+/// (`SentenceSplitter`) when that is at most a quarter of the window before the match, else at a
+/// word a little before it, and ends at its last sentence end when that keeps its matches and
+/// half the window, else at a word boundary; "…" marks each end that cuts a sentence, so a
+/// snippet reads as whole sentences where the window allows and a quote of it is a sentence.
 struct SnippetMaker {
     /// The query's words with their stems, in query order.
     let words: [(word: String, stem: String)]
@@ -27,14 +32,28 @@ struct SnippetMaker {
                 best = (first, distinct, inside.count)
             }
         }
-        // A quarter of the window goes before the first match, starting at a token.
+        // At most a quarter of the window goes before the first match: from the start of the
+        // match's sentence when that is within it, else from a token.
         let lead = hits.isEmpty ? 0 : tokens[best.first].bytes.lowerBound
+        let sentences = SentenceSplitter.sentenceRanges(in: text).map {
+            text.utf8.distance(from: text.startIndex, to: $0.lowerBound)..<text.utf8.distance(from: text.startIndex, to: $0.upperBound)
+        }
         let first = tokens.firstIndex { lead - $0.bytes.lowerBound <= length / 4 } ?? 0
-        let start = first == 0 ? 0 : tokens[first].bytes.lowerBound
-        var end = tokens.last { $0.bytes.upperBound <= start + length }?.bytes.upperBound ?? min(bytes.count, start + length)
+        let tokenStart = first == 0 ? 0 : tokens[first].bytes.lowerBound
+        let sentenceStart = sentences.last { $0.lowerBound <= lead }?.lowerBound
+        let start = sentenceStart.map { $0 >= tokenStart ? $0 : tokenStart } ?? tokenStart
+        // It ends at the window's last sentence end when that keeps the matches the window holds
+        // and most of the window, else at a token.
+        let window = start + length
+        let lastMatch = hits.last { tokens[$0].bytes.upperBound <= window }.map { tokens[$0].bytes.upperBound } ?? start
+        var end = tokens.last { $0.bytes.upperBound <= window }?.bytes.upperBound ?? min(bytes.count, window)
+        if let sentenceEnd = sentences.last(where: { $0.upperBound <= window })?.upperBound, sentenceEnd >= lastMatch, sentenceEnd - start >= length / 2 {
+            end = sentenceEnd
+        }
         while end < bytes.count, end > start, bytes[end] & 0xC0 == 0x80 { end -= 1 }
         let body = String(decoding: bytes[start..<max(start, end)], as: UTF8.self)
-        return ((start > 0 ? "…" : "") + body + (end < bytes.count ? "…" : ""), matched)
+        let cutBefore = start > 0 && sentenceStart != start, cutAfter = end < bytes.count && !sentences.contains { $0.upperBound == end }
+        return ((cutBefore ? "…" : "") + body + (cutAfter ? "…" : ""), matched)
     }
 }
 

@@ -45,9 +45,11 @@ import Foundation
 /// The settings below were chosen by measuring the index benchmark at a million notes; the
 /// figures, and the machine they were measured on, are in Benchmarks/RESULTS.md.
 enum IndexSchema {
-    /// 12: vectors record the hash of the text they were made from (identical text is embedded
-    /// once). 11: HTML items hold their page's main content as libxml2 reads it.
-    static let version = 12
+    /// 13: sentences by ICU's sentence break iterator after wrapped lines are joined
+    /// (`SentenceSplitter`), in long paragraphs' passage cuts and in the vectors' sentence
+    /// pieces. 12: vectors record the hash of the text they were made from (identical text is
+    /// embedded once). 11: HTML items hold their page's main content as libxml2 reads it.
+    static let version = 13
 
     /// Bytes per database page for new index files. With 16 KiB pages instead of SQLite's 4 KiB,
     /// every b-tree has a quarter of the pages, so inserts split and rebalance less, index builds

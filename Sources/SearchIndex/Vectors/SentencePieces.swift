@@ -1,8 +1,10 @@
 import Foundation
+import Sentences
 
-/// The pieces of a passage that get a vector each: its sentences, short ones joined until a
-/// piece has `minimumBytes` (a last fragment under half of it joins the piece before), long
-/// ones cut between words at `maximumBytes`.
+/// The pieces of a passage that get a vector each: its sentences (`SentenceSplitter`, the units
+/// quotes and snippets use too, so a sentence a PDF wrapped over lines is one), short ones
+/// joined until a piece has `minimumBytes` (a last fragment under half of it joins the piece
+/// before), long ones cut between words at `maximumBytes`.
 ///
 /// One vector per sentence, not per passage: a sentence-embedding model reads one sentence
 /// best, and a note's one sentence about a fact ("a bighorn ram watched me") drowns in the
@@ -22,7 +24,7 @@ enum SentencePieces {
             if !piece.isEmpty { pieces.append(contentsOf: cut(piece)) }
             open = ""
         }
-        for sentence in sentences(of: text) {
+        for sentence in SentenceSplitter.sentences(in: text) {
             open += open.isEmpty ? sentence : " " + sentence
             if open.utf8.count >= minimumBytes { close() }
         }
@@ -35,27 +37,6 @@ enum SentencePieces {
             }
         }
         return pieces
-    }
-
-    /// Sentences: ending at '.', '!' or '?' before whitespace, or at a line break.
-    private static func sentences(of text: String) -> [String] {
-        var sentences: [String] = []
-        var current = ""
-        var previous: Character?
-        for character in text {
-            if character.isNewline {
-                if !current.isEmpty { sentences.append(current) }
-                current = ""
-            } else if character.isWhitespace, let previous, ".!?".contains(previous) {
-                sentences.append(current)
-                current = ""
-            } else if !(current.isEmpty && character.isWhitespace) {
-                current.append(character)
-            }
-            previous = character
-        }
-        if !current.isEmpty { sentences.append(current) }
-        return sentences
     }
 
     /// `piece` in parts of at most `maximumBytes`, cut at the last space before the limit

@@ -1,27 +1,33 @@
 import Foundation
 
-/// Cuts retrieved text into the sentences quote mode offers.
+/// Cuts text into sentences as a person reads them: the one unit that passages, snippets, the
+/// sentence vectors of search by meaning and quote candidates all share.
 ///
 /// First into paragraphs: a line break ends one unless the text merely wrapped there (a PDF's
-/// text from `pdftotext`, hard-wrapped Markdown), so a sentence wrapped over lines is one
-/// candidate, not two quotes with a marker between them. A line wrapped when it does not end a
-/// sentence and the next line continues it: both hold text, neither is a table row, the line
-/// is no Markdown heading or field (`city: Yosemite Valley`), it does not end in a snippet's
-/// cut (`…`), the next begins no block (a heading, a list item, a field), and the next
-/// begins in lower case, with a digit or with punctuation, or the line was as long as the
-/// text's longest lines (a wrap before a capitalised word). A blank line or a page break (form
-/// feed) always ends a paragraph. Each paragraph's whitespace is read by
-/// `VerbatimText`, so a joined sentence is still verbatim source text where quotes are checked.
+/// text from `pdftotext`, hard-wrapped Markdown, an HTML source's line breaks), so a sentence
+/// wrapped over lines is one sentence, not two. A line wrapped when it does not end a sentence
+/// and the next line continues it: both hold text, neither is a table row, the line is no
+/// Markdown heading or field (`city: Yosemite Valley`), it does not end in a snippet's cut
+/// (`…`), the next begins no block (a heading, a list item, a field), and the next begins in
+/// lower case, with a digit or with punctuation, or the line was as long as the text's longest
+/// lines (a wrap before a capitalised word). A blank line or a page break (form feed) always
+/// ends a paragraph, so a heading is never glued to the sentence after it.
 ///
-/// Then at sentence ends: after `.`, `!` or `?` (and a closing quote or bracket) followed by a
-/// space and an upper-case letter or a digit. "5.4 km" and "e.g. the" stay whole; "Mt. Tom" is
-/// cut, which costs a quote its start, never its fidelity.
-enum SentenceSplitter {
-    /// The sentences of `text`, in order, whitespace runs as one space; fragments without a
-    /// letter or digit and headers that end in `:` ("text:") are left out.
-    static func sentences(in text: String) -> [String] {
-        paragraphs(in: text).flatMap(sentences(inParagraph:))
-            .filter { sentence in sentence.contains { $0.isLetter || $0.isNumber } && !sentence.hasSuffix(":") }
+/// Then each paragraph into sentences by ICU's sentence break iterator (`SentenceBoundaries`):
+/// "e.g. the", "Mt. Tom", "3.5 km" and "v1.2.3" stay whole.
+public enum SentenceSplitter {
+    /// The sentences of `text`, in order, each with its whitespace runs read as one space
+    /// (`VerbatimText`), so a sentence joined over lines is still verbatim source text where
+    /// quotes are checked.
+    public static func sentences(in text: String) -> [String] {
+        sentenceRanges(in: text).map { VerbatimText.normalized(text[$0]) }
+    }
+
+    /// Where the sentences of `text` lie in it, in order, without the whitespace around them.
+    public static func sentenceRanges(in text: String) -> [Range<String.Index>] {
+        paragraphRanges(in: text).flatMap { paragraph in
+            SentenceBoundaries.ranges(in: text[paragraph]).compactMap { trimmed(text[$0]) }
+        }
     }
 
     /// A line this share of the longest line's length or longer is taken to fill the text's
@@ -30,22 +36,24 @@ enum SentenceSplitter {
     private static let fullWidth = 0.8
     private static let minimumWrapWidth = 50
 
-    /// The paragraphs of `text`, each with its wrapped lines joined. A form feed is a line
-    /// break of its own, so `pdftotext`'s "\n\f" between pages leaves an empty line there.
-    static func paragraphs(in text: String) -> [String] {
+    /// Where the paragraphs of `text` lie: each from its first line's start to its last line's
+    /// end. A form feed is a line break of its own, so `pdftotext`'s "\n\f" between pages
+    /// leaves an empty line there.
+    static func paragraphRanges(in text: String) -> [Range<String.Index>] {
         let lines = text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline)
         let width = lines.map { $0.trimmingCharacters(in: .whitespaces).count }.max() ?? 0
-        var paragraphs: [String] = []
-        var current: [Substring] = []
+        var paragraphs: [Range<String.Index>] = []
+        var current: (range: Range<String.Index>, last: Substring)?
         for line in lines {
-            if let last = current.last, !continues(last, with: line, width: width) {
-                paragraphs.append(VerbatimText.normalized(current.joined(separator: " ")))
-                current = []
+            if let open = current, continues(open.last, with: line, width: width) {
+                current = (open.range.lowerBound..<line.endIndex, line)
+                continue
             }
-            current.append(line)
+            if let open = current { paragraphs.append(open.range) }
+            current = (line.startIndex..<line.endIndex, line)
         }
-        paragraphs.append(VerbatimText.normalized(current.joined(separator: " ")))
-        return paragraphs.filter { !$0.isEmpty }
+        if let open = current { paragraphs.append(open.range) }
+        return paragraphs
     }
 
     /// Whether `next` continues `line`, which the text wrapped.
@@ -95,27 +103,10 @@ enum SentenceSplitter {
         line.contains("|") || line.contains("\t") || line.contains("   ")
     }
 
-    /// The sentences of one paragraph (its whitespace already single spaces).
-    private static func sentences(inParagraph paragraph: String) -> [String] {
-        var sentences: [String] = []
-        let characters = Array(paragraph)
-        var start = 0
-        var index = 0
-        while index < characters.count {
-            if ".!?".contains(characters[index]) {
-                var end = index + 1
-                while end < characters.count, "\"'’”)]".contains(characters[end]) { end += 1 }
-                if end + 1 < characters.count, characters[end] == " ",
-                   characters[end + 1].isUppercase || characters[end + 1].isNumber {
-                    sentences.append(String(characters[start..<end]))
-                    start = end + 1
-                    index = start
-                    continue
-                }
-            }
-            index += 1
-        }
-        if start < characters.count { sentences.append(String(characters[start...])) }
-        return sentences.map { $0.trimmingCharacters(in: .whitespaces) }
+    /// `text` without the whitespace at either end; nil when nothing else is left.
+    private static func trimmed(_ text: Substring) -> Range<String.Index>? {
+        guard let first = text.firstIndex(where: { !$0.isWhitespace }),
+              let last = text.lastIndex(where: { !$0.isWhitespace }) else { return nil }
+        return first..<text.index(after: last)
     }
 }

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import LocalModel
+@testable import Sentences
 
 /// Quote candidates from wrapped text: a sentence a PDF or hard-wrapped Markdown wraps over
 /// lines is one candidate, blocks (headings, list items, table rows, pages) stay apart, and
@@ -64,34 +64,48 @@ struct SentenceSplitterTests {
                               "| day | miles |", "| Sat | 4 |"])
     }
 
-    @Test func aFetchedItemsFieldsAndACutSnippetStayApart() {
-        // the README question with Qwen2.5-Coder-1.5B in quote mode: the search showed a snippet
-        // cut at "YOS-24…", then the item was fetched; one source holds both, and its quote was
-        // "Our day-use reservation code was YOS-24… id: trail-001 city: Yosemite Valley …"
-        let result = CitableSource(id: "trail-001", text: "Mist Trail to Vernal Fall\n…by the footbridge, the last potable water on the route. "
-                                   + "Our day-use reservation code was YOS-24…")
-        let fetched = CitableSource(id: "trail-001", text: """
-            id: trail-001
-            city: Yosemite Valley
-            contentDescription: Granite staircase beside Vernal Fall, soaked by spray at high water.
-            distanceKilometers: 5.4
-            text (passage 0 of 1, line 1):
-            Filled bottles at the drinking fountain. Our day-use reservation code was YOS-24-58812.
-            """)
-        let output = { (id: String, source: CitableSource) in
-            Transcript.Entry.toolOutput(.init(id: id, toolName: "tool", text: "", sources: [source], isError: false))
-        }
-        let sentences = ResponseSources([output("call-1", result), output("call-2", fetched)]).evidence.map(\.sentence)
-        #expect(sentences == ["Mist Trail to Vernal Fall", "…by the footbridge, the last potable water on the route.",
-                              "Our day-use reservation code was YOS-24…", "id: trail-001", "city: Yosemite Valley",
-                              "contentDescription: Granite staircase beside Vernal Fall, soaked by spray at high water.",
-                              "distanceKilometers: 5.4", "Filled bottles at the drinking fountain.",
-                              "Our day-use reservation code was YOS-24-58812."])
-    }
-
     @Test func aShortLineBeforeACapitalisedLineIsNotAWrap() {
         // a result's title over its description: two lines, no width to have wrapped at
         let sentences = SentenceSplitter.sentences(in: "Mist Trail to Vernal Fall\nGranite staircase beside Vernal Fall, soaked by spray.")
         #expect(sentences == ["Mist Trail to Vernal Fall", "Granite staircase beside Vernal Fall, soaked by spray."])
+    }
+
+    @Test func abbreviationsNumbersVersionsAndCodeDoNotEndASentence() {
+        let text = "Carry approx. 3.5 l of water, e.g. in two bottles. Mt. Tom rises above the pass. "
+            + "Version 1.2.3 fixed `index.refresh()` at 5 p.m. today! Did it hold? \"Yes.\" She checked."
+        #expect(SentenceSplitter.sentences(in: text) == [
+            "Carry approx. 3.5 l of water, e.g. in two bottles.", "Mt. Tom rises above the pass.",
+            "Version 1.2.3 fixed `index.refresh()` at 5 p.m. today!", "Did it hold?", "\"Yes.\"", "She checked.",
+        ])
+    }
+
+    @Test func aHeadingIsNeverGluedToTheSentenceAfterIt() {
+        // a PDF's numbered heading over its first paragraph, and an HTML page's text as the
+        // extractor writes it (a Markdown heading line)
+        let text = "2.3 Drainage\nA tread outslope of 8 percent keeps water moving.\n\n## Check steps\nLocust wood lasts longest."
+        #expect(SentenceSplitter.sentences(in: text) == [
+            "2.3 Drainage", "A tread outslope of 8 percent keeps water moving.", "## Check steps", "Locust wood lasts longest.",
+        ])
+    }
+
+    @Test func rangesAreTheSentencesInTheTextItself() {
+        let text = "  Der Weg führt über 3 Brücken.\nDanach 🌲🌲 Wald — 2,5 km.\n\n山道は急です。水を持ってください。  "
+        let ranges = SentenceSplitter.sentenceRanges(in: text)
+        #expect(ranges.map { String(text[$0]) } == ["Der Weg führt über 3 Brücken.", "Danach 🌲🌲 Wald — 2,5 km.", "山道は急です。", "水を持ってください。"])
+        #expect(ranges.map { VerbatimText.normalized(text[$0]) } == SentenceSplitter.sentences(in: text))
+    }
+
+    @Test func manyThreadsSplitAtOnceAsOneDoes() async {
+        // each thread keeps its own ICU iterator
+        let texts = (0..<64).map { "Note \($0): the ranger at Mt. Tom logged \($0).5 km. It rained at noon. Then it cleared." }
+        let expected = texts.map(SentenceSplitter.sentences(in:))
+        let results = await withTaskGroup(of: (Int, [String]).self) { group in
+            for (index, text) in texts.enumerated() { group.addTask { (index, SentenceSplitter.sentences(in: text)) } }
+            var results = [[String]](repeating: [], count: texts.count)
+            for await (index, sentences) in group { results[index] = sentences }
+            return results
+        }
+        #expect(results == expected)
+        #expect(expected[7] == ["Note 7: the ranger at Mt. Tom logged 7.5 km.", "It rained at noon.", "Then it cleared."])
     }
 }

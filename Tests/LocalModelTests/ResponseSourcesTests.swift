@@ -1,0 +1,38 @@
+import Testing
+@testable import LocalModel
+
+/// The quote candidates of a response's sources: each source's sentences, fields and cut
+/// snippets apart, what would read as a citation marker or a bare header left out.
+@Suite("Response sources")
+struct ResponseSourcesTests {
+    @Test func aFetchedItemsFieldsAndACutSnippetStayApart() {
+        // the README question with Qwen2.5-Coder-1.5B in quote mode: the search showed a snippet
+        // cut at "YOS-24…", then the item was fetched; one source holds both, and its quote was
+        // "Our day-use reservation code was YOS-24… id: trail-001 city: Yosemite Valley …"
+        let result = CitableSource(id: "trail-001", text: "Mist Trail to Vernal Fall\n…by the footbridge, the last potable water on the route. "
+                                   + "Our day-use reservation code was YOS-24…")
+        let fetched = CitableSource(id: "trail-001", text: """
+            id: trail-001
+            city: Yosemite Valley
+            contentDescription: Granite staircase beside Vernal Fall, soaked by spray at high water.
+            distanceKilometers: 5.4
+            text (passage 0 of 1, line 1):
+            Filled bottles at the drinking fountain. Our day-use reservation code was YOS-24-58812.
+            """)
+        let output = { (id: String, source: CitableSource) in
+            Transcript.Entry.toolOutput(.init(id: id, toolName: "tool", text: "", sources: [source], isError: false))
+        }
+        let sentences = ResponseSources([output("call-1", result), output("call-2", fetched)]).evidence.map(\.sentence)
+        #expect(sentences == ["Mist Trail to Vernal Fall", "…by the footbridge, the last potable water on the route.",
+                              "Our day-use reservation code was YOS-24…", "id: trail-001", "city: Yosemite Valley",
+                              "contentDescription: Granite staircase beside Vernal Fall, soaked by spray at high water.",
+                              "distanceKilometers: 5.4", "Filled bottles at the drinking fountain.",
+                              "Our day-use reservation code was YOS-24-58812."])
+    }
+
+    @Test func headersBracketsAndFragmentsAreNoCandidates() {
+        let source = CitableSource(id: "note", text: "text (passage 0 of 1, line 1):\nThe boiler lost pressure.\n[text cut: 80 more characters left out]\n---\nIt was fixed.")
+        let output = Transcript.Entry.toolOutput(.init(id: "call", toolName: "tool", text: "", sources: [source], isError: false))
+        #expect(ResponseSources([output]).sentences == ["The boiler lost pressure.", "It was fixed."])
+    }
+}
