@@ -54,7 +54,7 @@ let package = Package(
 
         .executableTarget(name: "eval", dependencies: ["Evaluations", "CommandLineArguments"]),
         .executableTarget(name: "ask", dependencies: ["LocalModel", "SearchIndex", "SearchTool", "Evaluations", "TokenBudget", "VisionTools", "CEditLine", "CommandLineArguments"]),
-        .executableTarget(name: "bench", dependencies: ["LocalModel", "SearchIndex", "SearchTool", "VisionTools", "Evaluations", "CommandLineArguments"], path: "Benchmarks/bench"),
+        .executableTarget(name: "bench", dependencies: ["LocalModel", "SearchIndex", "SearchTool", "Sentences", "VisionTools", "Evaluations", "CommandLineArguments"], path: "Benchmarks/bench"),
         // A child process the SearchIndex tests SIGKILL in the middle of a batch.
         .executableTarget(name: "lantern-index-crash-probe", dependencies: ["SearchIndex"],
                           path: "Tests/SearchIndexCrashProbe"),

@@ -1,11 +1,15 @@
 #!/usr/bin/python3
 """Writes Lantern's long-document sample corpus and the evaluation samples over it.
 
-    /usr/bin/python3 scripts/make-long-documents.py [--check]
+    /usr/bin/python3 scripts/make-long-documents.py [--check | --units]
 
 Writes Sources/Evaluations/Samples/long-documents/ (three PDFs of 20, 40 and 100 pages and
-three long Markdown files) and Sources/Evaluations/Samples/long-documents-samples.jsonl. With
---check it writes nothing and fails if the files on disk differ from what it would write.
+three long Markdown files), Sources/Evaluations/Samples/long-documents-samples.jsonl, and two
+text fixtures in Tests/SearchIndexTests/Fixtures/text/ (a PDF set in two columns, Markdown
+hard-wrapped at 72 columns). With --check it writes nothing and fails if the files on disk differ
+from what it would write; with --units it writes nothing and prints each document's sentences,
+headings and lines as it wrote them, the reference the bench's `sentences` section compares
+the sentences Lantern reads with.
 
 Python 3.11 standard library only, and deterministic: every document draws its filler from its
 own random.Random with a fixed seed, and no date or clock reaches the output, so the same bytes
@@ -20,6 +24,7 @@ import json
 import random
 import re
 import sys
+import textwrap
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -27,6 +32,8 @@ ROOT = Path(__file__).resolve().parent.parent
 SAMPLES = ROOT / "Sources" / "Evaluations" / "Samples"
 FOLDER = SAMPLES / "long-documents"
 SAMPLES_FILE = SAMPLES / "long-documents-samples.jsonl"
+# Text fixtures for the sentence tests and the bench's `sentences` section, not in the corpus.
+FIXTURES = ROOT / "Tests" / "SearchIndexTests" / "Fixtures" / "text"
 
 
 # ---------------------------------------------------------------------------------------------
@@ -169,6 +176,7 @@ class Filler:
         self.templates = templates
         self.slots = slots
         self.deck = []
+        self.written = []  # every sentence dealt, in order: the sentences a reader finds
 
     def sentence(self):
         # Dealt from a shuffled deck, so every template is used once before any repeats.
@@ -182,7 +190,8 @@ class Filler:
                 return str(self.random.randint(low, high))
             return self.random.choice(self.slots[name])
         text = re.sub(r"\{(\w+)\}", fill, template)
-        return text[0].upper() + text[1:]
+        self.written.append(text[0].upper() + text[1:])
+        return self.written[-1]
 
     def paragraph(self, low=3, high=7):
         return " ".join(self.sentence() for _ in range(self.random.randint(low, high)))
@@ -594,6 +603,8 @@ class PDFDocument:
     facts: list
     filler: Filler
     text: str = ""  # the words of every page, for the uniqueness check
+    lines: list = field(default_factory=list)  # headings, contents lines and page footers
+    columns: int = 1
 
 
 def lay_out_pdf(document):
@@ -609,52 +620,67 @@ def lay_out_pdf(document):
         for index, section in enumerate(sections):
             start = first + index * span // len(sections)
             headings.setdefault(start, []).append((HEADING_SIZE, f"{number}.{index + 1} {section}"))
+    gutter = 24
+    width = (TEXT_WIDTH - gutter * (document.columns - 1)) / document.columns
     pages = []
     for page in range(1, document.pages + 1):
-        runs, y = [], TOP
-        def heading(text, size=HEADING_SIZE):
-            nonlocal y
-            y -= 4
-            runs.append(("F2", size, MARGIN_LEFT, y, text))
-            y -= HEADING_LEADING
-        def paragraph(sentences):
-            nonlocal y
-            for line in wrap(" ".join(sentences), BODY_SIZE):
-                runs.append(("F1", BODY_SIZE, MARGIN_LEFT, y, line))
-                y -= BODY_LEADING
-            y -= BODY_LEADING / 2
-        def room_for(sentences):
-            return y - len(wrap(" ".join(sentences), BODY_SIZE)) * BODY_LEADING >= BOTTOM
-
-        if page == 1:
-            heading(document.title, 20)
-            heading(document.subtitle)
-            y -= BODY_LEADING
-            heading("Contents")
-            for number, (title, first, _) in enumerate(document.chapters, start=1):
-                runs.append(("F1", BODY_SIZE, MARGIN_LEFT, y, f"{number}. {title} ... page {first}"))
-                y -= BODY_LEADING
-            y -= BODY_LEADING
-        for size, text in headings.get(page, []):
-            heading(text, size)
+        runs = []
         fact = facts.get(page)
-        while True:
-            sentences = [document.filler.sentence() for _ in range(document.filler.random.randint(1, 3))]
-            if fact:
-                sentences.append(fact.sentence)
-            for _ in range(document.filler.random.randint(2, 5)):
-                sentence = document.filler.sentence()
-                if room_for(sentences + [sentence]):
-                    sentences.append(sentence)
-            if not room_for(sentences):
-                break
-            paragraph(sentences)
-            fact = None
-            if y - 3 * BODY_LEADING < BOTTOM:
-                break
+        top = TOP
+        if page == 1:
+            # the title block spans the page; the columns start below it
+            def title_line(text, size):
+                nonlocal top
+                top -= 4
+                runs.append(("F2", size, MARGIN_LEFT, top, text))
+                document.lines.append(text)
+                top -= HEADING_LEADING
+            title_line(document.title, 20)
+            title_line(document.subtitle, HEADING_SIZE)
+            top -= BODY_LEADING
+            title_line("Contents", HEADING_SIZE)
+            for number, (title, first, _) in enumerate(document.chapters, start=1):
+                runs.append(("F1", BODY_SIZE, MARGIN_LEFT, top, f"{number}. {title} ... page {first}"))
+                document.lines.append(runs[-1][-1])
+                top -= BODY_LEADING
+            top -= BODY_LEADING
+        for column in range(document.columns):
+            x, y = MARGIN_LEFT + column * (width + gutter), top
+            def heading(text, size=HEADING_SIZE):
+                nonlocal y
+                y -= 4
+                runs.append(("F2", size, x, y, text))
+                document.lines.append(text)
+                y -= HEADING_LEADING
+            def paragraph(sentences):
+                nonlocal y
+                for line in wrap(" ".join(sentences), BODY_SIZE, width):
+                    runs.append(("F1", BODY_SIZE, x, y, line))
+                    y -= BODY_LEADING
+                y -= BODY_LEADING / 2
+            def room_for(sentences):
+                return y - len(wrap(" ".join(sentences), BODY_SIZE, width)) * BODY_LEADING >= BOTTOM
+
+            for size, text in headings.get(page, []) if column == 0 else []:
+                heading(text, size)
+            while True:
+                sentences = [document.filler.sentence() for _ in range(document.filler.random.randint(1, 3))]
+                if fact:
+                    sentences.append(fact.sentence)
+                for _ in range(document.filler.random.randint(2, 5)):
+                    sentence = document.filler.sentence()
+                    if room_for(sentences + [sentence]):
+                        sentences.append(sentence)
+                if not room_for(sentences):
+                    break
+                paragraph(sentences)
+                fact = None
+                if y - 3 * BODY_LEADING < BOTTOM:
+                    break
         if fact:
             raise RuntimeError(f"{document.file}: the fact for page {page} did not fit")
         runs.append(("F1", 9, MARGIN_LEFT, 48, f"{document.title} - page {page} of {document.pages}"))
+        document.lines.append(runs[-1][-1])
         pages.append(runs)
     document.text = " ".join(text for runs in pages for *_, text in runs)
     return write_pdf(document.title, pages)
@@ -719,6 +745,8 @@ class MarkdownDocument:
     filler: Filler
     placed: dict = field(default_factory=dict)  # sample id -> (heading path, line)
     text: str = ""
+    lines: list = field(default_factory=list)  # headings
+    wrap: int = 0  # hard-wrap paragraphs and list items at this many columns (0: one line each)
 
 
 def lay_out_markdown(document):
@@ -729,12 +757,15 @@ def lay_out_markdown(document):
     per_section = document.words // sections
     facts = {(fact.chapter, fact.section): fact for fact in document.facts}
     lines = [f"# {document.title}", ""]
+    document.lines.append(document.title)
     random_ = document.filler.random
     lines += [document.filler.paragraph(4, 6), ""]
     for chapter, section_titles in document.chapters:
         lines += [f"## {chapter}", "", document.filler.paragraph(2, 4), ""]
+        document.lines.append(chapter)
         for section in section_titles:
             lines += [f"### {section}", ""]
+            document.lines.append(section)
             fact = facts.pop((chapter, section), None)
             words = 0
             paragraphs = []
@@ -757,8 +788,21 @@ def lay_out_markdown(document):
                 lines += paragraph + [""]
     if facts:
         raise RuntimeError(f"{document.file}: no section for {sorted(facts)}")
+    if document.wrap:
+        if document.facts:
+            raise RuntimeError(f"{document.file}: a hard-wrapped document's fact lines would move")
+        lines = [wrapped for line in lines for wrapped in hard_wrap(line, document.wrap)]
     document.text = "\n".join(lines).rstrip("\n") + "\n"
     return document.text.encode()
+
+
+def hard_wrap(line, width):
+    """A Markdown line as an editor that wraps at `width` columns writes it: headings and blank
+    lines as they are, a list item's continuation lines indented under its text."""
+    if not line or line.startswith("#"):
+        return [line]
+    indent = "  " if line.startswith("- ") else ""
+    return textwrap.wrap(line, width, subsequent_indent=indent, break_long_words=False, break_on_hyphens=False)
 
 
 def renovation_journal():
@@ -817,6 +861,32 @@ def orchard_handbook():
 # Samples, checks and output
 # ---------------------------------------------------------------------------------------------
 
+def two_column_guide():
+    chapters = [
+        ("Before You Go", 1, ["Permits", "What to carry"]),
+        ("On the Trail", 2, ["Pacing", "Water"]),
+        ("Camp", 3, ["Choosing a site", "Leaving no trace"]),
+    ]
+    return PDFDocument("two-column-field-guide.pdf", "Ridge Trails Field Guide",
+                       "Set in two columns, as newsletters and papers are", 4, chapters, [],
+                       filler(3313, HANDBOOK_TEMPLATES, HANDBOOK_SLOTS), columns=2)
+
+
+def hard_wrapped_notes():
+    chapters = [
+        ("Pruning", ["Winter Pruning", "Summer Pruning"]),
+        ("Harvest", ["Picking", "Storing"]),
+    ]
+    return MarkdownDocument("hard-wrapped-orchard-notes.md", "Orchard Notes, Wrapped at 72 Columns",
+                            2500, chapters, [], filler(7707, ORCHARD_TEMPLATES, ORCHARD_SLOTS), wrap=72)
+
+
+def units(document):
+    """What a reader takes as one sentence or line of `document`: every sentence written into
+    it (dealt by its filler, or a fact), its headings, contents lines and page footers."""
+    return document.filler.written + [fact.sentence for fact in document.facts] + document.lines
+
+
 def sample_line(identifier, prompt, facts, passages):
     """One line of the samples file; `passages` are {"file", "page"} or {"file", "heading", "line"}."""
     sample = {
@@ -859,7 +929,8 @@ def check(documents):
 
 
 def build():
-    """Returns {file name: bytes} for every document and the samples file."""
+    """Returns {file name: bytes} for every document, the samples file and the text fixtures,
+    and each document's units (`units`)."""
     outputs, lines = {}, []
     pdfs = [trail_handbook(), field_logbook(), heating_manual()]
     markdowns = [renovation_journal(), wetland_report(), orchard_handbook()]
@@ -880,23 +951,33 @@ def build():
               for identifier, prompt, parts, facts in COMBINED_SAMPLES]
     outputs[SAMPLES_FILE.name] = ("\n".join(lines) + "\n").encode()
     check(pdfs + markdowns)
-    return outputs
+    guide, notes = two_column_guide(), hard_wrapped_notes()
+    outputs[guide.file] = lay_out_pdf(guide)
+    outputs[notes.file] = lay_out_markdown(notes)
+    return outputs, {document.file: units(document) for document in pdfs + markdowns + [guide, notes]}
 
 
 def destination(name):
-    return SAMPLES_FILE if name == SAMPLES_FILE.name else FOLDER / name
+    if name == SAMPLES_FILE.name:
+        return SAMPLES_FILE
+    return FIXTURES / name if name in (two_column_guide().file, hard_wrapped_notes().file) else FOLDER / name
 
 
 def main():
-    outputs = build()
+    outputs, document_units = build()
+    if "--units" in sys.argv[1:]:
+        # JSON Lines on stdout, one document a line: what the bench's sentences section compares with
+        for name, written in document_units.items():
+            print(json.dumps({"file": str(destination(name).relative_to(ROOT)), "units": written}, ensure_ascii=False))
+        return
     if "--check" in sys.argv[1:]:
         stale = [name for name, data in outputs.items()
                  if not destination(name).exists() or destination(name).read_bytes() != data]
         if stale:
             raise SystemExit(f"out of date (run scripts/make-long-documents.py): {', '.join(stale)}")
         return
-    FOLDER.mkdir(parents=True, exist_ok=True)
     for name, data in outputs.items():
+        destination(name).parent.mkdir(parents=True, exist_ok=True)
         destination(name).write_bytes(data)
         print(f"{destination(name).relative_to(ROOT)}: {len(data)} bytes")
 

@@ -8,6 +8,7 @@ enum BenchmarkSection: String, CaseIterable, Sendable {
     case indexGrowth = "index-growth"
     case passages
     case html
+    case sentences
     case embedding
     case vectors
     case grammar
@@ -44,6 +45,8 @@ enum BenchmarkSection: String, CaseIterable, Sendable {
                                            workDirectory: environment.workDirectory.appendingPathComponent("passages"))
         case .html:
             try HTMLExtractionBenchmark.run(quick: environment.quick)
+        case .sentences:
+            try await SentenceBenchmark.run(workDirectory: environment.workDirectory.appendingPathComponent("sentences"))
         case .embedding:
             try await EmbeddingBenchmark.run(environment)
         case .vectors:

@@ -7,10 +7,7 @@ import SearchIndex
 /// pages in Tests/SearchIndexTests/Fixtures/html repeated to about 10 MB (a folder of pages),
 /// and over one page at FileSource's per-file cap (4 MiB) holding a long chapter.
 enum HTMLExtractionBenchmark {
-    static var fixtureFolder: URL {
-        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-            .appendingPathComponent("Tests/SearchIndexTests/Fixtures/html")
-    }
+    static var fixtureFolder: URL { packageRoot.appendingPathComponent("Tests/SearchIndexTests/Fixtures/html") }
 
     static func run(quick: Bool) throws -> SectionReport {
         let files = try FileManager.default.contentsOfDirectory(at: fixtureFolder, includingPropertiesForKeys: nil)

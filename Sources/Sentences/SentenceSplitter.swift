@@ -9,8 +9,8 @@ import Foundation
 /// and the next line continues it: both hold text, neither is a table row, the line is no
 /// Markdown heading or field (`city: Yosemite Valley`), it does not end in a snippet's cut
 /// (`…`), the next begins no block (a heading, a list item, a field), and the next begins in
-/// lower case, with a digit or with punctuation, or the line was as long as the text's longest
-/// lines (a wrap before a capitalised word). A blank line or a page break (form feed) always
+/// lower case, with a digit or with punctuation, or the line ends in "," or ";", or the line was
+/// as long as the text's longest lines (a wrap before a capitalised word). A blank line or a page break (form feed) always
 /// ends a paragraph, so a heading is never glued to the sentence after it.
 ///
 /// Then each paragraph into sentences by ICU's sentence break iterator (`SentenceBoundaries`):
@@ -59,9 +59,10 @@ public enum SentenceSplitter {
     /// Whether `next` continues `line`, which the text wrapped.
     private static func continues(_ line: Substring, with next: Substring, width: Int) -> Bool {
         let line = line.trimmingCharacters(in: .whitespaces), next = next.trimmingCharacters(in: .whitespaces)
-        guard !line.isEmpty, let first = next.first, !line.hasPrefix("#"), !isField(line), !startsBlock(next), !isTableRow(line), !isTableRow(next),
+        guard !line.isEmpty, let first = next.first, !line.hasPrefix("#"), !isField(line), !isNumberedHeading(line), !startsBlock(next),
+              !isTableRow(line), !isTableRow(next),
               !endsSentence(line) else { return false }
-        if first.isLowercase || first.isNumber || "([\"'‘“,;–—-".contains(first) { return true }
+        if first.isLowercase || first.isNumber || "([\"'‘“,;–—-".contains(first) || line.hasSuffix(",") || line.hasSuffix(";") { return true }
         return line.count >= minimumWrapWidth && Double(line.count) >= fullWidth * Double(width)
     }
 
@@ -73,7 +74,7 @@ public enum SentenceSplitter {
     }
 
     /// A Markdown heading (`#`) or quote (`>`), a list item (`-`, `*`, `+`, `•`, `1.`, `2)`,
-    /// `a)`), a numbered heading (`1.1 Tool safety`) or a field: a line that begins a block of
+    /// `a)`), a numbered heading (`1.1 Tool safety`, a capital after the number) or a field: a line that begins a block of
     /// its own. A line that begins with a plain number ("8 percent keeps water…") continues a
     /// sentence.
     private static func startsBlock(_ line: String) -> Bool {
@@ -84,7 +85,16 @@ public enum SentenceSplitter {
         let body = last == "." || last == ")" ? marker.dropLast() : marker
         if last == ")", body.count == 1, body.allSatisfy(\.isLetter) { return true }
         guard body.first?.isNumber == true, body.allSatisfy({ $0.isNumber || $0 == "." }) else { return false }
-        return body.count < marker.count || body.contains(".")
+        return body.count < marker.count || isNumberedHeading(line)
+    }
+
+    /// A numbered heading: a number with a dot inside and a capital after it ("1.4 Drain dips",
+    /// not "1.4 bar, rising…"), a line of its own.
+    private static func isNumberedHeading(_ line: String) -> Bool {
+        let words = line.split(separator: " ", maxSplits: 1)
+        guard words.count == 2, let number = words.first, number.first?.isNumber == true, number.last?.isNumber == true,
+              number.contains("."), number.allSatisfy({ $0.isNumber || $0 == "." }) else { return false }
+        return words[1].first?.isUppercase == true
     }
 
     /// A field, as a fetched item lists its attributes (`city: Yosemite Valley`,

@@ -7,14 +7,19 @@ import Testing
 /// every candidate is still verbatim source text with whitespace runs read as one space.
 @Suite("Sentence splitter on wrapped text")
 struct SentenceSplitterTests {
+    static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
     /// The shipped trail maintenance handbook (20 pages) as `pdftotext -enc UTF-8 FILE -` reads
     /// it, as the files source does: lines wrapped at the page width, a form feed after each page.
     static func handbookText() throws -> String {
-        let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        return try pdfText(Self.repository.appendingPathComponent("Sources/Evaluations/Samples/long-documents/trail-maintenance-handbook.pdf"))
+    }
+
+    /// A PDF's text as `pdftotext -enc UTF-8 FILE -` reads it, as the files source does.
+    static func pdfText(_ file: URL) throws -> String {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/pdftotext")
-        process.arguments = ["-enc", "UTF-8",
-                             repository.appendingPathComponent("Sources/Evaluations/Samples/long-documents/trail-maintenance-handbook.pdf").path, "-"]
+        process.arguments = ["-enc", "UTF-8", file.path, "-"]
         let output = Pipe()
         process.standardOutput = output
         try process.run()
@@ -22,6 +27,39 @@ struct SentenceSplitterTests {
         process.waitUntilExit()
         #expect(process.terminationStatus == 0)
         return String(decoding: data, as: UTF8.self)
+    }
+
+    /// What scripts/make-long-documents.py wrote into `file` (a path in the repository): its
+    /// sentences, headings and lines.
+    static func writtenUnits(of file: String) throws -> Set<String> {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
+        process.arguments = [Self.repository.appendingPathComponent("scripts/make-long-documents.py").path, "--units"]
+        let output = Pipe()
+        process.standardOutput = output
+        try process.run()
+        let data = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0)
+        struct Document: Decodable { var file: String; var units: [String] }
+        let documents = try data.split(separator: UInt8(ascii: "\n")).map { try JSONDecoder().decode(Document.self, from: Data($0)) }
+        return Set(try #require(documents.first { $0.file == file }).units.map { VerbatimText.normalized($0) })
+    }
+
+    @Test func aTwoColumnPDFAndHardWrappedMarkdownAreReadInTheSentencesWritten() throws {
+        let pdf = "Tests/SearchIndexTests/Fixtures/text/two-column-field-guide.pdf"
+        let markdown = "Tests/SearchIndexTests/Fixtures/text/hard-wrapped-orchard-notes.md"
+        let pdfText = try Self.pdfText(Self.repository.appendingPathComponent(pdf))
+        let markdownText = try String(contentsOf: Self.repository.appendingPathComponent(markdown), encoding: .utf8)
+        #expect(markdownText.contains("on the\nnursery bed"), "the fixture wraps its sentences")
+        for (file, text) in [(pdf, pdfText), (markdown, markdownText)] {
+            let written = try Self.writtenUnits(of: file)
+            let sentences = SentenceSplitter.sentences(in: text).map { $0.hasPrefix("- ") ? String($0.dropFirst(2)) : $0 }
+                .map { $0.hasPrefix("#") ? String($0.drop { $0 == "#" }.dropFirst()) : $0 }
+            #expect(sentences.count > 150)
+            let notWritten = sentences.filter { !written.contains($0) }
+            #expect(notWritten.isEmpty, "\(file): \(notWritten.prefix(3))")
+        }
     }
 
     @Test func aPDFSentenceWrappedOverThreeLinesIsOneCandidate() throws {
@@ -107,5 +145,28 @@ struct SentenceSplitterTests {
         }
         #expect(results == expected)
         #expect(expected[7] == ["Note 7: the ranger at Mt. Tom logged 7.5 km.", "It rained at noon.", "Then it cleared."])
+    }
+
+    @Test func titlesLeadingNumbersAndASentenceThatStartsWithANumber() {
+        // cases ICU's own rules and abbreviation list get wrong
+        let text = "1. Crew Safety ... page 2\n"
+            + "The probe was returned to the supplier by Dr. Leilani Kahale in Jan. 2024. We went over budget. "
+            + "3 coats of limewash followed. The answer was no. We left at St. Mary's gate."
+        #expect(SentenceSplitter.sentences(in: text) == [
+            "1. Crew Safety ... page 2", "The probe was returned to the supplier by Dr. Leilani Kahale in Jan. 2024.",
+            "We went over budget.", "3 coats of limewash followed.", "The answer was no.", "We left at St. Mary's gate.",
+        ])
+    }
+
+    @Test func aNumberedHeadingStandsAloneButANumberInASentenceIsWrapped() {
+        // pdftotext's lines: a heading before a sentence that starts with a number, a sentence
+        // wrapped before a decimal, one wrapped after a semicolon before a name
+        let text = "5.3 Inventory\n7 pairs of fulmars were seen near the lower meadow.\nCold-fill pressure should be about\n"
+            + "1.4 bar, rising no more than half a bar when hot.\nEntry 570 in the species list is now confirmed;\nMateo photographed it."
+        #expect(SentenceSplitter.sentences(in: text) == [
+            "5.3 Inventory", "7 pairs of fulmars were seen near the lower meadow.",
+            "Cold-fill pressure should be about 1.4 bar, rising no more than half a bar when hot.",
+            "Entry 570 in the species list is now confirmed; Mateo photographed it.",
+        ])
     }
 }
