@@ -1,12 +1,23 @@
 import Foundation
 import SearchIndex
+import Sentences
 
 /// The html section: HTML-to-text extraction time per MB, libxml2's parser with the main
 /// content finder (`HTMLTextExtractor`, what FileSource runs) against the regular expressions
 /// it replaced (`RegexHTMLReference`, timed in the same run), over the hand-written fixture
 /// pages in Tests/SearchIndexTests/Fixtures/html repeated to about 10 MB (a folder of pages),
-/// and over one page at FileSource's per-file cap (4 MiB) holding a long chapter.
+/// and over one page at FileSource's per-file cap (4 MiB) holding a long chapter; and what a
+/// reader gets from those pages against what Fixtures/html/pages.json says a reader sees there
+/// (the suite's expectations): page chrome in the text, the title, sentences the source wraps.
 enum HTMLExtractionBenchmark {
+    /// What pages.json says of a page (the fields this section reads).
+    private struct PageExpectations: Decodable {
+        var file: String
+        var title: String
+        var wrappedSentences: [String]
+        var chrome: [String]
+    }
+
     static var fixtureFolder: URL { packageRoot.appendingPathComponent("Tests/SearchIndexTests/Fixtures/html") }
 
     static func run(quick: Bool) throws -> SectionReport {
@@ -42,6 +53,10 @@ enum HTMLExtractionBenchmark {
         let oursBig = millisecondsPerMB([bigPage], bigPage.count, HTMLTextExtractor.extract)
         let theirsBig = millisecondsPerMB([bigPage], bigPage.count, RegexHTMLReference.extract)
 
+        let pages = try JSONDecoder().decode([PageExpectations].self, from: Data(contentsOf: fixtureFolder.appendingPathComponent("pages.json")))
+        let oursRead = try readingRows(pages, extract: HTMLTextExtractor.extract)
+        let theirsRead = try readingRows(pages, extract: RegexHTMLReference.extract)
+
         func row(_ metric: String, _ ours: [Double], _ theirs: [Double], _ note: String) -> BenchmarkRow {
             BenchmarkRow(metric: metric, ours: IndexBenchmark.percentile(ours, 0.5), reference: IndexBenchmark.percentile(theirs, 0.5),
                          unit: "ms/MB", goal: 1, higherIsBetter: false,
@@ -56,10 +71,36 @@ enum HTMLExtractionBenchmark {
                 row("fixture pages (\(fixtures.count) kinds, \(folder.count) pages, \(folderBytes / 1_048_576) MB)", oursFolder, theirsFolder,
                     "median of \(runs) runs over the folder; bytes in, text and title out"),
                 row("one page at the 4 MiB cap", oursBig, theirsBig, "a chapter page whose <main> holds sections of paragraphs, lists and code; median of \(runs) runs"),
+                BenchmarkRow(metric: "page chrome in the text (\(pages.count) pages)", ours: oursRead.chrome, reference: nil, unit: "%", goal: 0,
+                             higherIsBetter: false, spread: String(format: "regular expressions: %.1f %%", theirsRead.chrome),
+                             note: "bytes of the pages' chrome strings (menus, theme pickers, search, footers, banners) in the text, as a share of the text"),
+                BenchmarkRow(metric: "titles as the page's <title>", ours: oursRead.titles, reference: nil, unit: "%", goal: 100, higherIsBetter: true,
+                             spread: String(format: "regular expressions: %.0f %%", theirsRead.titles), note: "the item's title, trimmed, equal to the page's"),
+                BenchmarkRow(metric: "wrapped sentences read whole", ours: oursRead.wholeSentences, reference: nil, unit: "%", goal: 100, higherIsBetter: true,
+                             spread: String(format: "regular expressions: %.0f %%", theirsRead.wholeSentences),
+                             note: "sentences the HTML source wraps across lines, each one of SentenceSplitter's sentences of the text"),
             ],
             notes: [
                 "Ours: HTMLTextExtractor.extract — charset prescan, libxml2's HTML parser, a copy of its tree, the chrome filter, the main content finder and the text writer. Reference: String(decoding:as: UTF8) and the old regular expressions (comments, scripts, styles, tags, six entities, whitespace).",
             ])
+    }
+
+    /// Over `pages`: the share of the text that is chrome, of titles read right, and of the
+    /// sentences the sources wrap that are read whole, each in percent.
+    private static func readingRows(_ pages: [PageExpectations], extract: (Data) -> (text: String, title: String?)) throws
+        -> (chrome: Double, titles: Double, wholeSentences: Double) {
+        var chromeBytes = 0, textBytes = 0, titles = 0, whole = 0, wrapped = 0
+        for page in pages {
+            let read = extract(try Data(contentsOf: fixtureFolder.appendingPathComponent(page.file)))
+            textBytes += read.text.utf8.count
+            chromeBytes += page.chrome.reduce(0) { $0 + (read.text.components(separatedBy: $1).count - 1) * $1.utf8.count }
+            if read.title == page.title { titles += 1 }
+            let sentences = Set(SentenceSplitter.sentences(in: read.text))
+            whole += page.wrappedSentences.filter(sentences.contains).count
+            wrapped += page.wrappedSentences.count
+        }
+        return (Double(chromeBytes) / Double(max(textBytes, 1)) * 100, Double(titles) / Double(max(pages.count, 1)) * 100,
+                Double(whole) / Double(max(wrapped, 1)) * 100)
     }
 
     /// A book-chapter page of about `bytes` bytes: a sidebar, then a <main> of sections.

@@ -59,7 +59,7 @@ import Testing
     }
 
     @Test func codeBlocksStayWholeAndFenced() async throws {
-        let book = try await Self.indexed(HTMLFixture.bookChapter).text
+        let book = try await Self.indexed(HTMLFixture.named("book-chapter.html")).text
         #expect(book.contains("""
             ```kestrel
             fn report(readings: Count) {
@@ -72,7 +72,7 @@ import Testing
             }   // samples is released here
             ```
             """))
-        let api = try await Self.indexed(HTMLFixture.apiReference).text
+        let api = try await Self.indexed(HTMLFixture.named("api-reference.html")).text
         #expect(api.contains("""
             ```
             pub struct Reservoir {
@@ -91,7 +91,7 @@ import Testing
     }
 
     @Test func paragraphsAreSeparatedByABlankLineAndListItemsAreNot() async throws {
-        let text = try await Self.indexed(HTMLFixture.blogPost).text
+        let text = try await Self.indexed(HTMLFixture.named("blog-post.html")).text
         #expect(text.contains("""
             ## The cleft graft
 
@@ -102,7 +102,7 @@ import Testing
     }
 
     @Test func everyEntityIsDecoded() async throws {
-        let page = try await Self.indexed(HTMLFixture.entities)
+        let page = try await Self.indexed(HTMLFixture.named("entities.html"))
         for raw in ["&rsquo;", "&#8217;", "&#8212;", "&#x2014;", "&#x2019;", "&eacute;", "&egrave;", "&amp;", "&frac12;", "&deg;", "&lt;", "&nbsp;", "\u{A0}"] {
             #expect(!page.text.contains(raw), "left as it was: \(raw)")
         }
@@ -110,7 +110,7 @@ import Testing
     }
 
     @Test func aPageDeclaredISO88591IsDecodedAsWindows1252() async throws {
-        let bytes = try Data(contentsOf: HTMLFixture.latin1.url)
+        let bytes = try Data(contentsOf: HTMLFixture.named("latin1.html").url)
         #expect(String(data: bytes, encoding: .utf8) == nil, "the fixture must not be UTF-8")
         let page = try await Self.indexed(bytes)
         #expect(page.title == "Crème brûlée à l'ancienne - Les recettes de Mamie Odile")

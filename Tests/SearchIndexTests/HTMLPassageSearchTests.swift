@@ -6,7 +6,7 @@ import Testing
 /// refreshing it into a real index, a full-text search, and the passage that answers.
 @Suite struct HTMLPassageSearchTests {
     @Test func aChapterPagesPassagesHaveItsHeadingsAndNoChrome() async throws {
-        let fixture = HTMLFixture.bookChapter
+        let fixture = HTMLFixture.named("book-chapter.html")
         let folder = try TemporaryFolder()
         let scope = folder.url.appendingPathComponent("book")
         try FileManager.default.createDirectory(at: scope, withIntermediateDirectories: true)
