@@ -17,30 +17,27 @@ struct SentenceSplitterTests {
 
     /// A PDF's text as `pdftotext -enc UTF-8 FILE -` reads it, as the files source does.
     static func pdfText(_ file: URL) throws -> String {
+        String(decoding: try output(of: "/usr/bin/pdftotext", ["-enc", "UTF-8", file.path, "-"]), as: UTF8.self)
+    }
+
+    /// What a program writes to stdout; the test fails unless it exits 0.
+    static func output(of program: String, _ arguments: [String]) throws -> Data {
         let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/pdftotext")
-        process.arguments = ["-enc", "UTF-8", file.path, "-"]
+        process.executableURL = URL(fileURLWithPath: program)
+        process.arguments = arguments
         let output = Pipe()
         process.standardOutput = output
         try process.run()
         let data = output.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
-        #expect(process.terminationStatus == 0)
-        return String(decoding: data, as: UTF8.self)
+        #expect(process.terminationStatus == 0, "\(program) exited \(process.terminationStatus)")
+        return data
     }
 
     /// What scripts/make-long-documents.py wrote into `file` (a path in the repository): its
     /// sentences, headings and lines.
     static func writtenUnits(of file: String) throws -> Set<String> {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
-        process.arguments = [Self.repository.appendingPathComponent("scripts/make-long-documents.py").path, "--units"]
-        let output = Pipe()
-        process.standardOutput = output
-        try process.run()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 0)
+        let data = try output(of: "/usr/bin/python3", [Self.repository.appendingPathComponent("scripts/make-long-documents.py").path, "--units"])
         struct Document: Decodable { var file: String; var units: [String] }
         let documents = try data.split(separator: UInt8(ascii: "\n")).map { try JSONDecoder().decode(Document.self, from: Data($0)) }
         return Set(try #require(documents.first { $0.file == file }).units.map { VerbatimText.normalized($0) })
@@ -108,22 +105,43 @@ struct SentenceSplitterTests {
         #expect(sentences == ["Mist Trail to Vernal Fall", "Granite staircase beside Vernal Fall, soaked by spray."])
     }
 
-    @Test func abbreviationsNumbersVersionsAndCodeDoNotEndASentence() {
-        let text = "Carry approx. 3.5 l of water, e.g. in two bottles. Mt. Tom rises above the pass. "
-            + "Version 1.2.3 fixed `index.refresh()` at 5 p.m. today! Did it hold? \"Yes.\" She checked."
-        #expect(SentenceSplitter.sentences(in: text) == [
-            "Carry approx. 3.5 l of water, e.g. in two bottles.", "Mt. Tom rises above the pass.",
-            "Version 1.2.3 fixed `index.refresh()` at 5 p.m. today!", "Did it hold?", "\"Yes.\"", "She checked.",
-        ])
+    /// A text and the sentences a person reads in it.
+    struct SplitCase: Sendable, CustomTestStringConvertible {
+        var testDescription: String
+        var text: String
+        var sentences: [String]
+
+        init(_ name: String, _ text: String, _ sentences: String...) {
+            (testDescription, self.text, self.sentences) = (name, text, sentences)
+        }
     }
 
-    @Test func aHeadingIsNeverGluedToTheSentenceAfterIt() {
-        // a PDF's numbered heading over its first paragraph, and an HTML page's text as the
-        // extractor writes it (a Markdown heading line)
-        let text = "2.3 Drainage\nA tread outslope of 8 percent keeps water moving.\n\n## Check steps\nLocust wood lasts longest."
-        #expect(SentenceSplitter.sentences(in: text) == [
-            "2.3 Drainage", "A tread outslope of 8 percent keeps water moving.", "## Check steps", "Locust wood lasts longest.",
-        ])
+    static let cases = [
+        SplitCase("abbreviations, numbers, versions and code end no sentence",
+            "Carry approx. 3.5 l of water, e.g. in two bottles. Mt. Tom rises above the pass. "
+            + "Version 1.2.3 fixed `index.refresh()` at 5 p.m. today! Did it hold? \"Yes.\" She checked.",
+            "Carry approx. 3.5 l of water, e.g. in two bottles.", "Mt. Tom rises above the pass.",
+            "Version 1.2.3 fixed `index.refresh()` at 5 p.m. today!", "Did it hold?", "\"Yes.\"", "She checked."),
+        SplitCase("a heading is never glued to the sentence after it",
+            "2.3 Drainage\nA tread outslope of 8 percent keeps water moving.\n\n## Check steps\nLocust wood lasts longest.",
+            "2.3 Drainage", "A tread outslope of 8 percent keeps water moving.", "## Check steps", "Locust wood lasts longest."),
+        SplitCase("titles, a leading number and a sentence that starts with a number (ICU's own rules miss them)",
+            "1. Crew Safety ... page 2\n"
+            + "The probe was returned to the supplier by Dr. Leilani Kahale in Jan. 2024. We went over budget. "
+            + "3 coats of limewash followed. The answer was no. We left at St. Mary's gate.",
+            "1. Crew Safety ... page 2", "The probe was returned to the supplier by Dr. Leilani Kahale in Jan. 2024.",
+            "We went over budget.", "3 coats of limewash followed.", "The answer was no.", "We left at St. Mary's gate."),
+        SplitCase("a numbered heading stands alone; a number, a decimal or a name after a semicolon wraps",
+            "5.3 Inventory\n7 pairs of fulmars were seen near the lower meadow.\nCold-fill pressure should be about\n"
+            + "1.4 bar, rising no more than half a bar when hot.\nEntry 570 in the species list is now confirmed;\nMateo photographed it.",
+            "5.3 Inventory", "7 pairs of fulmars were seen near the lower meadow.",
+            "Cold-fill pressure should be about 1.4 bar, rising no more than half a bar when hot.",
+            "Entry 570 in the species list is now confirmed; Mateo photographed it."),
+    ]
+
+    @Test(arguments: cases)
+    func textIsReadInTheSentencesAPersonReads(_ split: SplitCase) {
+        #expect(SentenceSplitter.sentences(in: split.text) == split.sentences)
     }
 
     @Test func rangesAreTheSentencesInTheTextItself() {
@@ -147,26 +165,4 @@ struct SentenceSplitterTests {
         #expect(expected[7] == ["Note 7: the ranger at Mt. Tom logged 7.5 km.", "It rained at noon.", "Then it cleared."])
     }
 
-    @Test func titlesLeadingNumbersAndASentenceThatStartsWithANumber() {
-        // cases ICU's own rules and abbreviation list get wrong
-        let text = "1. Crew Safety ... page 2\n"
-            + "The probe was returned to the supplier by Dr. Leilani Kahale in Jan. 2024. We went over budget. "
-            + "3 coats of limewash followed. The answer was no. We left at St. Mary's gate."
-        #expect(SentenceSplitter.sentences(in: text) == [
-            "1. Crew Safety ... page 2", "The probe was returned to the supplier by Dr. Leilani Kahale in Jan. 2024.",
-            "We went over budget.", "3 coats of limewash followed.", "The answer was no.", "We left at St. Mary's gate.",
-        ])
-    }
-
-    @Test func aNumberedHeadingStandsAloneButANumberInASentenceIsWrapped() {
-        // pdftotext's lines: a heading before a sentence that starts with a number, a sentence
-        // wrapped before a decimal, one wrapped after a semicolon before a name
-        let text = "5.3 Inventory\n7 pairs of fulmars were seen near the lower meadow.\nCold-fill pressure should be about\n"
-            + "1.4 bar, rising no more than half a bar when hot.\nEntry 570 in the species list is now confirmed;\nMateo photographed it."
-        #expect(SentenceSplitter.sentences(in: text) == [
-            "5.3 Inventory", "7 pairs of fulmars were seen near the lower meadow.",
-            "Cold-fill pressure should be about 1.4 bar, rising no more than half a bar when hot.",
-            "Entry 570 in the species list is now confirmed; Mateo photographed it.",
-        ])
-    }
 }
