@@ -69,6 +69,7 @@ let package = Package(
         .executableTarget(name: "fuzz-grammar", dependencies: ["LocalModel", "FuzzDriver"], path: "Fuzz/grammar", exclude: ["seeds"]),
         .executableTarget(name: "fuzz-tool-call", dependencies: ["LocalModel", "FuzzDriver"], path: "Fuzz/tool-call", exclude: ["seeds"]),
         .executableTarget(name: "fuzz-html", dependencies: ["SearchIndex", "FuzzDriver"], path: "Fuzz/html", exclude: ["seeds"]),
+        .executableTarget(name: "fuzz-sentences", dependencies: ["Sentences", "FuzzDriver"], path: "Fuzz/sentences", exclude: ["seeds"]),
         .executableTarget(name: "fuzz-cli-options", dependencies: ["CommandLineArguments", "LocalModel", "TokenBudget", "FuzzDriver"], path: "Fuzz/cli-options", exclude: ["seeds"]),
 
         .testTarget(name: "TokenBudgetTests", dependencies: ["TokenBudget"]),

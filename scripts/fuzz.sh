@@ -4,13 +4,13 @@
 # from its committed seeds in Fuzz/<target>/seeds. Prints executions per second per target.
 # A crash, a sanitizer report or a hang fails the script and leaves the input that caused it
 # in .build-fuzz/artifacts/; replay it with .build-fuzz/debug/fuzz-<target> <file>.
-# Usage: scripts/fuzz.sh [SECONDS] [TARGET...]   (targets: query-string json corpus gguf grammar tool-call html cli-options)
+# Usage: scripts/fuzz.sh [SECONDS] [TARGET...]   (targets: query-string json corpus gguf grammar tool-call html sentences cli-options)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 seconds=${1:-60}
 shift || true
 targets=("$@")
-[ ${#targets[@]} -gt 0 ] || targets=(query-string json corpus gguf grammar tool-call html cli-options)
+[ ${#targets[@]} -gt 0 ] || targets=(query-string json corpus gguf grammar tool-call html sentences cli-options)
 flags=(--scratch-path .build-fuzz -Xswiftc -sanitize=fuzzer,address -Xswiftc -DLANTERN_FUZZ)
 for target in "${targets[@]}"; do
   swift build "${flags[@]}" --product "fuzz-$target"

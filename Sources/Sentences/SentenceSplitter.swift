@@ -115,8 +115,8 @@ public enum SentenceSplitter {
 
     /// `text` without the whitespace at either end; nil when nothing else is left.
     private static func trimmed(_ text: Substring) -> Range<String.Index>? {
-        guard let first = text.firstIndex(where: { !$0.isWhitespace }),
-              let last = text.lastIndex(where: { !$0.isWhitespace }) else { return nil }
+        guard let first = text.firstIndex(where: { !VerbatimText.isWhitespace($0) }),
+              let last = text.lastIndex(where: { !VerbatimText.isWhitespace($0) }) else { return nil }
         return first..<text.index(after: last)
     }
 }

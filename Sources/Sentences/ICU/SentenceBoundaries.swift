@@ -4,7 +4,8 @@ import CSentenceBreak
 /// English abbreviations suppressed: "e.g.", "Mr.", "Mt."), so "3.5 km", version numbers,
 /// "5 p.m. today" and `a.b()` never end a sentence.
 ///
-/// Three corrections after ICU, each a case it gets wrong in English prose:
+/// Corrections after ICU, each a case it gets wrong in English prose:
+/// - a sentence end with no space after it, outside scripts written without spaces, is none;
 /// - a title or an abbreviation the CLDR list lacks ("Dr. Kahale", "St. Mary", "approx. 3.5 l",
 ///   "fig. 3", "Jan. 2024") ends no sentence;
 /// - a paragraph's leading number ("1. Crew Safety", a numbered heading or contents line) ends none;
@@ -53,9 +54,14 @@ enum SentenceBoundaries {
         guard count > 0 else { return [paragraph.startIndex..<paragraph.endIndex] }
         var ranges: [Range<String.Index>] = []
         var start = paragraph.startIndex, offset = 0
+        var position = paragraph.startIndex
         for end in ends.prefix(count).map(Int.init) {
-            let index = paragraph.utf16.index(start, offsetBy: end - offset)
+            position = paragraph.utf16.index(position, offsetBy: end - offset)
             offset = end
+            // ICU breaks between code points; a sentence ends between characters (a combining
+            // mark after a space is one character with it)
+            var index = position
+            while index > start, index.samePosition(in: paragraph.base) == nil { index = paragraph.unicodeScalars.index(before: index) }
             if index > start { ranges.append(start..<index) }
             start = index
         }
@@ -83,10 +89,15 @@ enum SentenceBoundaries {
         return ranges
     }
 
-    /// Whether the sentence goes on after `sentence`: it ends in an abbreviation that `next`
-    /// follows as a name or number, or it is nothing but the paragraph's leading number ("1.",
-    /// "2.3.", "a.", "iv.").
+    /// Whether the sentence goes on after `sentence`: no space parts it from `next` (ICU ends one
+    /// inside "1.[Crew"; only scripts written without spaces end one at "。"), it ends in an
+    /// abbreviation that `next` follows as a name or number, or it is nothing but the
+    /// paragraph's leading number ("1.", "2.3.", "a.", "iv.").
     private static func continues(_ sentence: Substring, with next: Substring, first: Bool) -> Bool {
+        if let end = sentence.last, let start = next.first, !end.isWhitespace, !start.isWhitespace,
+           !"。！？｡".contains(sentence.last { !"\"'’”)]」』）".contains($0) } ?? end) {
+            return true
+        }
         let words = sentence.split(whereSeparator: \.isWhitespace)
         guard let last = words.last else { return false }
         if let follower = abbreviations[Substring(last.drop { !$0.isLetter }.lowercased())] { return follower.begins(next) }
