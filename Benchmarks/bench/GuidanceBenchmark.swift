@@ -16,6 +16,9 @@ enum GuidanceBenchmark {
     /// The figures at 6456139, before this section's trims (SmolLM2, sample index).
     static let before: [String: Int] = ["complete / structured": 1_978, "focused / structured": 973, "focused / compact": 699]
     static let attributeCounts = [20, 50]
+    /// Search output per call and per row at 7ea8f5c, before issue 48's cuts (SmolLM2, the
+    /// `OutputCost` questions).
+    static let outputBefore: [String: (call: Double, row: Double)] = ["structured": (429, 120.2), "compact": (343, 86.9)]
 
     static func run(_ environment: BenchmarkEnvironment) async throws -> SectionReport {
         let folder = environment.workDirectory.appendingPathComponent("guidance-\(UUID().uuidString)")
@@ -64,8 +67,29 @@ enum GuidanceBenchmark {
                 }
             }
         }
+        for url in models {
+            let counter = try LocalModel.vocabularyOnly(contentsOf: url)
+            let modelName = url.deletingPathExtension().lastPathComponent
+            for format in [FormatLevel.structured, .compact] {
+                let formatName = format == .compact ? "compact" : "structured"
+                let costs = try await OutputCost.measure(sample, format: format, counter: counter)
+                let before = url == environment.modelURL ? outputBefore[formatName] : nil
+                rows.append(BenchmarkRow(metric: "search output per call, focused / \(formatName), \(modelName)", ours: costs.tokensPerCall,
+                                         reference: nil, unit: "tokens", goal: nil, higherIsBetter: false,
+                                         note: String(format: "%.1f rows a call, %.1f tokens a row", costs.rowsPerCall, costs.tokensPerRow)
+                                            + (before.map { String(format: "; %.0f a call, %.1f a row at 7ea8f5c", $0.call, $0.row) } ?? "")))
+                let fields = costs.fields.map { String(format: "%@ %.1f", $0.name, $0.tokens) }.joined(separator: ", ")
+                notes.append("Search output, focused / \(formatName), \(modelName): tokens per row by field (\(costs.rows) rows of "
+                             + "\(OutputCost.questions.count) questions' searches): \(fields); rows whose description and snippet repeat each other: \(costs.repeatedTexts).")
+                if format == .structured {
+                    rows.append(BenchmarkRow(metric: "fetch_item output, \(OutputCost.fetchedIdentifier), \(modelName)", ours: Double(costs.fetchTokens),
+                                             reference: nil, unit: "tokens", goal: nil, higherIsBetter: false,
+                                             note: costs.fetchFields.map { "\($0.name) \($0.tokens)" }.joined(separator: ", ")))
+                }
+            }
+        }
         return SectionReport(
-            name: "guidance", title: "Guidance tokens: instructions, tool descriptions and schemas per guide, format, index width and tokenizer",
+            name: "guidance", title: "Guidance tokens: instructions, tool descriptions and schemas per guide, format, index width and tokenizer; tool outputs per row and field",
             reference: "the same guide on the sample index (the ratio is the growth with the index's width); goals on the sample index with the default model",
             rows: rows,
             notes: ["Counted as `ask budget` counts them: the instructions, and the description and schema of spotlight_search and "
