@@ -23,6 +23,8 @@ public struct SearchSetup: Sendable {
     public let index: SearchableIndex
     public let fetchAttributes: [SearchableItemAttribute]
     public let customKinds: [SearchableItemAttribute: AttributeKind]
+    /// The attributes the index holds values of (`IndexSource.heldAttributes`).
+    public let heldAttributes: [SearchableItemAttribute]
     public let guide: Guide
     public let instructions: String
     /// The moment each question's relative dates resolve against (`SearchTool.Configuration.now`).
@@ -52,6 +54,7 @@ public struct SearchSetup: Sendable {
         self.now = now
         self.wordsSearch = wordsSearch
         fetchAttributes = attributes
+        heldAttributes = catalogue.filter { $0.itemCount > 0 }.map(\.attribute)
         customKinds = Dictionary(catalogue.filter(\.isCustom).map { ($0.attribute, $0.kind) }, uniquingKeysWith: { first, _ in first })
         // Focused uses the `.items` domain (title and text) for folders too: `.documents` adds a
         // filter on `path`, whose values are too long to offer as a grammar's choices.
@@ -71,7 +74,7 @@ public struct SearchSetup: Sendable {
     /// small model leans towards the first tools it reads.
     public func makeSession(model: any LanguageModel, window: ContextWindow?, thinking: Bool,
                             extraTools: [any Tool] = []) -> (LanguageModelSession, SearchTool) {
-        let source = IndexSource(index: index, fetchAttributes: fetchAttributes, customAttributeKinds: customKinds)
+        let source = IndexSource(index: index, fetchAttributes: fetchAttributes, customAttributeKinds: customKinds, heldAttributes: heldAttributes)
         let tool = SearchTool(configuration: .init(sources: [.index(source)], guide: guide, wordsSearch: wordsSearch, now: now))
         let session = LanguageModelSession(model: model, tools: extraTools + [tool, tool.fetchTool], instructions: instructions,
                                            contextWindow: window, thinking: thinking, evidenceRanker: tool.evidenceRanker)
