@@ -64,7 +64,11 @@ public struct SearchSetup: Sendable {
         case .dynamic: guide = Guide(level: .dynamic(GuidanceProfile(attributes: attributes)), format: format)
         }
         let lead = "You answer questions about the user's own data. Search it with the tools, then answer briefly from what they returned."
-        instructions = lead + "\n" + (try await SearchInstructions().render(for: index))
+        // The instructions describe what the model can use: the attributes results show and
+        // the ones this guide lets it name in a query.
+        let source = IndexSource(index: index, fetchAttributes: attributes, customAttributeKinds: customKinds, heldAttributes: heldAttributes)
+        let usable = QueryCapabilities(configuration: .init(sources: [.index(source)], guide: guide)).filterableAttributes.union(attributes)
+        instructions = lead + "\n" + (try await SearchInstructions(attributes: usable).render(for: index))
     }
 
     /// A fresh search tool (its `searchResults` stream belongs to this question) and a session
