@@ -49,11 +49,12 @@ public struct FetchItemTool: Tool {
             }
         }
 
-        var schema: GenerationSchema {
+        /// The key's schema; the compact sketch's key names say most of it, so its notes are shorter.
+        func schema(compact: Bool) -> GenerationSchema {
             switch self {
-            case .passage: .integer(description: "A passage number from the search result's \"at\"", minimum: 0)
-            case .page: .integer(description: "A page to read", minimum: 1)
-            case .around: .string(description: "Read the passage with these words", maxLength: 120)
+            case .passage: .integer(description: compact ? "from a result's at" : "A passage number from the search result's \"at\"", minimum: 0)
+            case .page: .integer(description: compact ? nil : "A page to read", minimum: 1)
+            case .around: .string(description: compact ? "words" : "Read the passage with these words", maxLength: 120)
             }
         }
     }
@@ -61,6 +62,9 @@ public struct FetchItemTool: Tool {
     public let name: String
     public let description: String
     public let parameters: GenerationSchema
+    /// True for the structured format; the compact one sketches the schema in the description
+    /// (`SchemaSketch`), as the search tool does, at half the tokens of its JSON Schema.
+    public var includesSchemaInInstructions: Bool { format == .structured }
     let resolver: SourceResolver
     let hydrator: Hydrator
     let format: FormatLevel
@@ -74,10 +78,11 @@ public struct FetchItemTool: Tool {
     init(name: String, searchToolName: String, resolver: SourceResolver, hydrator: Hydrator, format: FormatLevel,
          maximumResponseSize: Int?, shownIdentifiers: ShownIdentifiers) {
         self.name = name
+        self.parameters = Self.schema(id: .string(description: format == .compact ? nil : "An id from \(searchToolName)", maxLength: Self.maximumIdentifierLength),
+                                      compact: format == .compact)
         self.description = format == .compact
-            ? "Read one item's full text by its id from \(searchToolName)."
+            ? "Read one item's full text by its id from \(searchToolName). Arguments: \(SchemaSketch.render(parameters))."
             : "Reads the full content of one item by the id that \(searchToolName) returned. Call it before describing what an item says."
-        self.parameters = Self.schema(id: .string(description: "An id from \(searchToolName)", maxLength: Self.maximumIdentifierLength))
         self.resolver = resolver
         self.hydrator = hydrator
         self.format = format
@@ -91,12 +96,12 @@ public struct FetchItemTool: Tool {
     public func parameters(for prompt: Prompt) async -> GenerationSchema {
         let shown = shownIdentifiers.all
         guard !shown.isEmpty else { return parameters }
-        return Self.schema(id: .string(description: "An id from \(searchToolName)", anyOf: shown))
+        return Self.schema(id: .string(description: format == .compact ? nil : "An id from \(searchToolName)", anyOf: shown), compact: format == .compact)
     }
 
     /// The id, then the optional places.
-    private static func schema(id: GenerationSchema) -> GenerationSchema {
-        .object([.property(idKey, id)] + Place.allCases.map { .property($0.rawValue, $0.schema, optional: true) })
+    private static func schema(id: GenerationSchema, compact: Bool) -> GenerationSchema {
+        .object([.property(idKey, id)] + Place.allCases.map { .property($0.rawValue, $0.schema(compact: compact), optional: true) })
     }
 
     /// Nothing can be fetched before a search has shown an identifier: left out of the round's

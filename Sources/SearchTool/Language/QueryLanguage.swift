@@ -48,9 +48,10 @@ struct QueryLanguage: Sendable {
     func arguments(vocabulary: Vocabulary? = nil) -> GenerationSchema {
         var definitions: [GenerationSchema.Definition] = []
         if !capabilities.dateAttributes.isEmpty {
-            let variables = DateVariable.allCases.map(\.rawValue).joined(separator: "/")
+            // The compact sketch shows the pattern, which names the variables: its description
+            // only says what an offset means.
             definitions.append(.init(name: Self.dateDefinition, schema: .string(description: compact
-                ? "YYYY-MM-DD, or \(variables), optional offset (\(DateVariable.thisMonth)-1: last month)"
+                ? "\(DateVariable.thisMonth)-1: last month"
                 : "YYYY-MM-DD, or a period with an optional offset in its unit (\(DateVariable.thisMonth)-1 is last month)",
                 pattern: Self.datePattern)))
         }
