@@ -122,7 +122,7 @@ enum EndToEndBenchmark {
         let sides = [(label: sameWorkLabel, outcomes: same)] + peers.indices.map { (label: peers[$0].label, outcomes: theirs[$0]) }
         let latency = Sample(ours.map(\.seconds))
         let perQuestionRatio = Sample(zip(ours, same).map { $0.seconds / $1.seconds }).median
-        var rows: [BenchmarkRow] = []
+        var rows: [BenchmarkRow] = [promptTokensRow(ours.map(\.promptTokens))]
         for side in sides {
             let reference = Sample(side.outcomes.map(\.seconds))
             rows.append(BenchmarkRow(metric: "latency per question, median (vs \(side.label))", ours: latency.median,
@@ -372,6 +372,21 @@ enum EndToEndBenchmark {
     private static func share(_ outcomes: [Outcome]) -> Double {
         let calls = outcomes.map(\.calls).reduce(0, +)
         return calls == 0 ? .nan : 100 * Double(outcomes.map(\.validCalls).reduce(0, +)) / Double(calls)
+    }
+
+    /// Issue 48's goal for the prompt tokens of one question over all its rounds (cached ones
+    /// included), on the shipped trail samples: half of the 5,070 it measured.
+    static let promptTokensGoal: Double = 2_500
+    /// Lantern's median at 7ea8f5c (RESULTS.md of 2026-12-04, SmolLM2), before issue 48's cuts.
+    static let promptTokensBefore = 4_507
+
+    /// The headline token row: what a question costs in prompt tokens, all rounds, against the goal.
+    private static func promptTokensRow(_ tokens: [Int]) -> BenchmarkRow {
+        let sample = Sample(tokens.map(Double.init))
+        let mean = tokens.isEmpty ? 0 : Double(tokens.reduce(0, +)) / Double(tokens.count)
+        return BenchmarkRow(metric: "prompt tokens per question, all rounds, median", ours: sample.median, reference: nil, unit: "tokens",
+                            goal: promptTokensGoal, higherIsBetter: false, spread: sample.spread,
+                            note: String(format: "mean %.0f; median %d at 7ea8f5c", mean, promptTokensBefore))
     }
 
     private static func tokenRow(_ metric: String, _ ours: [Int], _ theirs: [Int]) -> BenchmarkRow {

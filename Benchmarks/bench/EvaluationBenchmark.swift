@@ -76,6 +76,9 @@ enum EvaluationBenchmark {
                 pooled[style] = (all, latency(of: mine))
                 if sets.count > 1 { table.append(line(all, latency: latency(of: mine), model: model, style: style, set: "**all sets**")) }
                 let label = "\(style.rawValue), \(model)"
+                rows.append(BenchmarkRow(metric: "prompt tokens per question, all rounds, \(label)", ours: Double(all.tokens.prompt), reference: nil,
+                                         unit: "tokens", goal: EndToEndBenchmark.promptTokensGoal, higherIsBetter: false,
+                                         note: "mean per sample over all sets; \(all.tokens.cached) of them cached, \(all.tokens.generated) generated"))
                 rows.append(BenchmarkRow(metric: "valid tool calls, \(label)", ours: 100 * (all.validToolCalls ?? .nan), reference: nil,
                                          unit: "%", goal: 100, higherIsBetter: true, note: "\(all.toolCalls) calls"))
                 rows.append(BenchmarkRow(metric: "citation precision, \(label)", ours: 100 * (all.citationPrecision ?? 1), reference: nil,
