@@ -47,6 +47,8 @@ import Testing
         #expect(try Self.line(.rating, in: lines).hasPrefix("- rating:"))
         #expect(!lines.contains { $0.hasPrefix("- textContent") })
         #expect(lines.contains { $0.contains("fetch_item") && $0.contains("text") })
+        // The text's line named the `terms` key; the line that says how to search names it now.
+        #expect(lines.contains { $0.contains("topic's words as terms") })
         for attribute in TrailCorpus.fetchAttributes {
             #expect(lines.filter { $0.hasPrefix("- \(attribute.rawValue) ") || $0.hasPrefix("- \(attribute.rawValue):") || $0 == "- \(attribute.rawValue)" }.count == 1)
         }

@@ -65,7 +65,7 @@ public struct SearchInstructions: Sendable {
         let total = try await index.count()
         var lines = [
             "Always call \(toolName) before answering a question about the user's items; never answer from memory.",
-            "The index holds \(total) items. Search with the topic's words. Results show ids and attributes only: call \(fetchToolName) with an id before saying what an item's text says.",
+            "The index holds \(total) items. Search with the topic's words as terms. Results show ids and attributes only: call \(fetchToolName) with an id before saying what an item's text says.",
             "Attributes:",
         ]
         for summary in catalogue where summary.attribute != .textContent && attributes.map({ $0.contains(summary.attribute) }) ?? true {
