@@ -63,7 +63,8 @@ enum GuidanceBenchmark {
                 notes.append(String(format: "%@, %@: %.1f tokens per added attribute (%d → %d attributes)", guide, modelName,
                                     perAttribute, first.attributes, last.attributes))
                 if let parts = missedParts, let goal = goals[guide] {
-                    notes.append(missedNote(guide, parts: parts, goal: Int(goal), perAttribute: perAttribute, attributes: first.attributes))
+                    let catalogue = try await catalogueTokens(sample, level, format, vocabulary)
+                    notes.append(missedNote(guide, parts: parts, goal: Int(goal), perAttribute: perAttribute, catalogue: catalogue))
                 }
             }
         }
@@ -103,19 +104,26 @@ enum GuidanceBenchmark {
     static let partNames = ["instructions", "search description", "search schema", "fetch description", "fetch schema"]
 
     /// Where a missed goal's tokens go: each part, the largest, and what the attribute catalogue
-    /// takes of the instructions (each attribute's line: kind, meaning, unit, range or values).
-    static func missedNote(_ guide: String, parts: [Int], goal: Int, perAttribute: Double, attributes: Int) -> String {
+    /// (its `- name …` lines, counted) takes of the instructions.
+    static func missedNote(_ guide: String, parts: [Int], goal: Int, perAttribute: Double, catalogue: (lines: Int, tokens: Int)) -> String {
         let total = parts.reduce(0, +)
         let named = zip(partNames, parts).map { "\($0) \($1)" }.joined(separator: ", ")
         let largest = zip(partNames, parts).max { $0.1 < $1.1 }.map { "the \($0.0) (\($0.1))" } ?? "–"
-        let catalogue = Int((perAttribute * Double(attributes)).rounded())
         let tools = total - (parts.first ?? 0)
         return "\(guide): missed, \(total) tokens against \(goal). Where they go: \(named); the largest is \(largest). "
-            + String(format: "Each attribute's line in the catalogue costs %.1f tokens, so the sample's %d attributes take about %d of the instructions' %d. ",
-                     perAttribute, attributes, catalogue, parts.first ?? 0)
+            + "The catalogue's \(catalogue.lines) attribute lines take \(catalogue.tokens) of the instructions' \(parts.first ?? 0) "
+            + String(format: "(an attribute added to a wider index costs %.1f tokens over all parts). ", perAttribute)
             + (goal > tools
                ? "With the tools' parts as they are (\(tools)), the goal leaves \(goal - tools) tokens for the instructions."
                : "The tools' parts alone (\(tools)) exceed the goal.")
+    }
+
+    /// The instructions' attribute lines (`- name …`) for one guide, and their tokens.
+    static func catalogueTokens(_ index: SearchableIndex, _ level: SearchSetup.GuideLevel, _ format: FormatLevel, _ vocabulary: LocalModel) async throws
+        -> (lines: Int, tokens: Int) {
+        let setup = try await SearchSetup(index: index, guide: level, format: format)
+        let lines = setup.instructions.split(separator: "\n").filter { $0.hasPrefix("- ") }
+        return (lines.count, try vocabulary.tokenizer.countTokens(in: lines.joined(separator: "\n"), parseSpecial: false))
     }
 
     /// The guidance's parts (`partNames`) in tokens, for one guide over one index, with `ask`'s wiring.
