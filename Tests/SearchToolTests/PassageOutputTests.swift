@@ -5,7 +5,7 @@ import SearchTool
 import Testing
 
 /// The sentence that answers reaches the model: search results carry their best passage's
-/// snippet and where it is; fetch reads one place of a long item.
+/// snippet, where it is and the words it matched; fetch reads one place of a long item.
 @Suite struct PassageOutputTests {
     static let fact = "The expansion vessel was recharged to 1.2 bar by Oksana Petrenko."
 
@@ -27,7 +27,7 @@ import Testing
     }
 
     @Test(arguments: [FormatLevel.structured, .compact])
-    func aSearchResultShowsItsBestPassageWithItsPlace(format: FormatLevel) async throws {
+    func aSearchResultShowsItsBestPassageWithItsPlaceAndMatchedWords(format: FormatLevel) async throws {
         let (index, _) = try await TrailCorpus.index(extra: [Self.manual()])
         let tool = Self.tool(index, format: format)
         let result = try await tool.result(for: try #require(JSONValue.query(["terms": ["expansion", "vessel", "petrenko"]])))
@@ -36,10 +36,10 @@ import Testing
         #expect(line.contains("page 24"))
         if format == .structured {
             let object = try #require(try JSONValue(parsing: String(line)).objectValue)
-            #expect(object.keys == ["id", "title", "snippet", "at"])
+            #expect(object["matched"]?.stringValue == "expansion vessel petrenko")
             #expect(object["at"]?.stringValue?.hasPrefix("passage ") == true)
         } else {
-            #expect(result.text.contains("id | title | snippet | at\n"))
+            #expect(result.text.contains("id | title | snippet | at | matched"))
         }
         // The reply beside the text carries the same passage.
         let reply = try #require(result.structuredContent.compactMap { $0 as? SearchReply }.first)

@@ -13,8 +13,9 @@ import Testing
         let text = try await SearchInstructions(missingFields: ["elevation gain"]).render(for: index)
         let lines = text.split(separator: "\n").map(String.init)
         #expect(text.contains("holds \(TrailCorpus.trails.count) items"))
-        #expect(!lines.contains { $0.hasPrefix("- textContent") })
-        let stateLine = try #require(lines.first { $0.hasPrefix("- stateOrProvince:") })
+        let textLine = try #require(lines.first { $0.hasPrefix("- textContent ") })
+        #expect(!textLine.contains("values:"))
+        let stateLine = try #require(lines.first { $0.hasPrefix("- stateOrProvince ") })
         for state in Set(TrailCorpus.trails.map(\.state)) { #expect(stateLine.contains(state), "\(stateLine)") }
         #expect(lines.contains { $0.contains("elevation gain") })
     }

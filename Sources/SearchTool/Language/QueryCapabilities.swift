@@ -28,24 +28,18 @@ struct QueryCapabilities: Sendable {
         var kinds: [SearchableItemAttribute: AttributeKind] = [:]
         var fetch: [SearchableItemAttribute] = []
         var limit = 1
-        // Every source's held attributes, or nil when a source does not know them.
-        var held: [SearchableItemAttribute]? = []
         for source in configuration.sources {
             switch source {
             case .index(let index):
                 kinds.merge(index.customAttributeKinds) { first, _ in first }
                 fetch += index.fetchAttributes
                 limit = max(limit, index.maximumResultCount ?? 50)
-                held = index.heldAttributes.flatMap { attributes in held.map { $0 + attributes } }
             case .files(let files):
                 fetch += files.fetchAttributes
                 limit = max(limit, files.maximumResultCount ?? 50)
-                held = nil
             }
         }
-        if configuration.sources.isEmpty { held = nil }
         fetchAttributes = fetch.uniqued()
-        let standardOrHeld = held.map { $0 + fetch } ?? SearchableItemAttribute.standard.map(\.attribute) + fetch
         maximumLimit = min(limit, 50)
         func kind(_ attribute: SearchableItemAttribute) -> AttributeKind? { attribute.standardKind ?? kinds[attribute] }
         func of(_ wanted: AttributeKind..., in attributes: [SearchableItemAttribute]) -> [SearchableItemAttribute] {
@@ -54,12 +48,13 @@ struct QueryCapabilities: Sendable {
         let people: [SearchableItemAttribute] = [.authorNames, .recipientNames, .emailAddresses]
         switch guide.level {
         case .complete:
-            let all = standardOrHeld.uniqued().filter { $0 != .textContent && !people.contains($0) }
+            let all = (SearchableItemAttribute.standard.map(\.attribute) + fetchAttributes).uniqued()
+                .filter { $0 != .textContent && !people.contains($0) }
             textMatch = true
             stringAttributes = of(.string, .strings, in: all)
             numericAttributes = of(.number, in: all)
             dateAttributes = of(.date, in: all)
-            peopleAttributes = people.filter(standardOrHeld.contains)
+            peopleAttributes = people
             contentType = true
             stageKinds = BuiltInStage.allCases
             sort = true
@@ -68,7 +63,7 @@ struct QueryCapabilities: Sendable {
             // The domain's text attributes are matched by the terms (full text covers them).
             stringAttributes = []
             numericAttributes = []
-            dateAttributes = of(.date, in: held.map { held in domain.dateAttributes.filter(held.contains) } ?? domain.dateAttributes)
+            dateAttributes = of(.date, in: domain.dateAttributes)
             peopleAttributes = domain.peopleAttributes
             contentType = false
             stageKinds = [.count]

@@ -3,8 +3,7 @@ import LocalModel
 import SearchIndex
 
 /// Writes what the model reads: exactly the fetched attributes (and identifiers), then each
-/// result's best passage (its snippet and where it is; not the query words it holds, which the
-/// snippet shows and no answer quotes or cites), in the guide's
+/// result's best passage (its snippet, where it is, the query words it holds), in the guide's
 /// format, within `maximumResponseSize` UTF-8 characters, with item text framed so it cannot act
 /// as markup (`TextFraming`).
 struct ResultFormatter: Sendable {
@@ -28,12 +27,11 @@ struct ResultFormatter: Sendable {
         if format == .compact {
             guard !items.isEmpty else { return (nil, []) }
             let present = attributeOrder.filter { attribute in items.contains { $0.attributeSet[attribute] != nil } }
-            // A passage field is a column when some row has it, as an attribute is.
-            let fields = PassageField.allCases.filter { field in items.contains { passageValue(field, of: $0, passages) != nil } }
-            let columns = (scores == nil ? [] : ["score"]) + ["id"] + present.map(\.rawValue) + fields.map(\.rawValue)
+            let shown = items.contains { passages[$0.uniqueIdentifier] != nil }
+            let columns = (scores == nil ? [] : ["score"]) + ["id"] + present.map(\.rawValue) + (shown ? PassageField.allCases.map(\.rawValue) : [])
             let lines = items.enumerated().map { number, item in
                 let score = scores.map { [self.number($0[number])] } ?? []
-                let passage = fields.map { passageValue($0, of: item, passages).map(TextFraming.singleLine) ?? "-" }
+                let passage = shown ? PassageField.allCases.map { $0.value(of: passages[item.uniqueIdentifier]).map(TextFraming.singleLine) ?? "-" } : []
                 return (score + [TextFraming.singleLine(item.uniqueIdentifier)] + present.map { cell(item.attributeSet[$0]) } + passage)
                     .joined(separator: " | ")
             }
@@ -44,24 +42,11 @@ struct ResultFormatter: Sendable {
             if let scores { object["score"] = .double(scores[number]) }
             for attribute in attributeOrder { if let value = item.attributeSet[attribute] { object[attribute.rawValue] = json(value) } }
             for field in PassageField.allCases {
-                if let value = passageValue(field, of: item, passages) { object[field.rawValue] = .string(TextFraming.neutralized(value)) }
+                if let value = field.value(of: passages[item.uniqueIdentifier]) { object[field.rawValue] = .string(TextFraming.neutralized(value)) }
             }
             return JSONValue.object(object).jsonString
         }
         return (nil, lines)
-    }
-
-    /// A field of the item's best passage for its row; the snippet is left out when a shown
-    /// attribute already holds its text (an item whose description is its whole text), so the
-    /// model does not read the same words twice.
-    private func passageValue(_ field: PassageField, of item: SearchableItem, _ passages: [String: PassageMatch]) -> String? {
-        guard let value = field.value(of: passages[item.uniqueIdentifier]) else { return nil }
-        guard field == .snippet else { return value }
-        let words = value.trimmingCharacters(in: CharacterSet(charactersIn: "…").union(.whitespacesAndNewlines))
-        let repeated = attributeOrder.contains { attribute in
-            if case .string(let text)? = item.attributeSet[attribute] { text.contains(words) } else { false }
-        }
-        return repeated ? nil : value
     }
 
     /// What a result line shows of its best passage, after the attributes.
@@ -70,6 +55,8 @@ struct ResultFormatter: Sendable {
         case snippet
         /// Where the passage is, for an item of more than one passage: "passage 12 of 80, page 40".
         case at
+        /// The query's words the passage holds.
+        case matched
 
         func value(of match: PassageMatch?) -> String? {
             guard let match else { return nil }
@@ -78,6 +65,7 @@ struct ResultFormatter: Sendable {
             case .at:
                 guard match.passage.count > 1 else { return nil }
                 return "passage \(match.passage.index) of \(match.passage.count), \(match.passage.location)"
+            case .matched: return match.matchedWords.isEmpty ? nil : match.matchedWords.joined(separator: " ")
             }
         }
     }

@@ -16,17 +16,10 @@ public struct IndexSource: Sendable {
     /// filters on them. Needed because the schema is built synchronously from the configuration,
     /// while the index only learns a custom key's kind when values are written.
     public var customAttributeKinds: [SearchableItemAttribute: AttributeKind]
-    /// The attributes the index holds values of, when known (`SearchSetup` reads them from the
-    /// index's catalogue): the complete guide then offers these alone, not every standard
-    /// attribute, since a filter on an attribute no item has can only find nothing, and each
-    /// name is written into the schema the model reads every round. Nil offers every standard
-    /// attribute, as Apple's complete guide does.
-    public var heldAttributes: [SearchableItemAttribute]?
 
     public init(index: SearchableIndex, delegate: (any SearchableIndexDelegate)? = nil,
                 fetchAttributes: [SearchableItemAttribute] = [.title], maximumResultCount: Int? = 20,
-                customAttributeKinds: [SearchableItemAttribute: AttributeKind] = [:], heldAttributes: [SearchableItemAttribute]? = nil) {
-        self.heldAttributes = heldAttributes
+                customAttributeKinds: [SearchableItemAttribute: AttributeKind] = [:]) {
         self.index = index
         self.delegate = delegate
         self.fetchAttributes = fetchAttributes

@@ -23,32 +23,30 @@ public struct SearchInstructions: Sendable {
     public var missingFields: [String]
     public var toolName: String
     public var fetchToolName: String
-    /// The attributes to describe, when the model can use only some: those its results show and
-    /// its guide lets it name in a query (`SearchSetup` passes them). An attribute it can
-    /// neither read in a result nor ask about is noise in every round. Nil describes every
-    /// attribute the index holds.
-    public var attributes: Set<SearchableItemAttribute>?
 
     public init(notes: [SearchableItemAttribute: AttributeNote] = [:], missingFields: [String] = [],
-                toolName: String = "spotlight_search", fetchToolName: String = "fetch_item",
-                attributes: Set<SearchableItemAttribute>? = nil) {
-        self.attributes = attributes
+                toolName: String = "spotlight_search", fetchToolName: String = "fetch_item") {
         self.notes = notes
         self.missingFields = missingFields
         self.toolName = toolName
         self.fetchToolName = fetchToolName
     }
 
-    /// Meanings and units of the standard attributes that their names do not already say: a
-    /// line that restates the name ("title: the item's title") costs tokens in every round and
-    /// tells the model nothing.
+    /// Meanings and units of the standard attributes whose unit is not obvious.
     static let standardNotes: [SearchableItemAttribute: AttributeNote] = [
+        .title: AttributeNote("the item's title"),
+        .textContent: AttributeNote("the full text (searchable with terms; read it with the fetch tool)"),
+        .contentDescription: AttributeNote("a short description"),
         .keywords: AttributeNote("tags"),
         .duration: AttributeNote("length", unit: "seconds"),
         .fileSize: AttributeNote("size", unit: "bytes"),
-        .latitude: AttributeNote("", unit: "degrees"),
-        .longitude: AttributeNote("", unit: "degrees"),
-        .altitude: AttributeNote("", unit: "meters"),
+        .latitude: AttributeNote("latitude", unit: "degrees"),
+        .longitude: AttributeNote("longitude", unit: "degrees"),
+        .altitude: AttributeNote("altitude", unit: "meters"),
+        .rating: AttributeNote("a rating"),
+        .contentCreationDate: AttributeNote("when it was created"),
+        .contentModificationDate: AttributeNote("when it was last changed"),
+        .completionDate: AttributeNote("when it was completed"),
     ]
 
     /// Attributes whose values are free text, never a short list worth showing (not even read).
@@ -56,34 +54,32 @@ public struct SearchInstructions: Sendable {
     /// A string attribute's values are listed when it has at most this many.
     static let listedValuesLimit = 12
 
-    /// The description, read from the index now: one line per attribute that holds values,
-    /// each named once with only what its name does not say (its meaning and unit when noted, a
-    /// date's kind, a number's range, a few-valued string's values). The item's text is not
-    /// listed: the lines above say it is searched by the terms and read with the fetch tool.
+    /// The description, read from the index now (attribute catalogue, ranges, few values).
     public func render(for index: SearchableIndex) async throws -> String {
         let catalogue = try await index.attributeCatalogue()
         let total = try await index.count()
         var lines = [
             "Always call \(toolName) before answering a question about the user's items; never answer from memory.",
-            "The index holds \(total) items. Search with the topic's words as terms. Results show ids and attributes only: call \(fetchToolName) with an id before saying what an item's text says.",
+            "The index holds \(total) items. Search with the topic's words. Results show ids and attributes only: call \(fetchToolName) with an id before saying what an item's text says.",
             "Attributes:",
         ]
-        for summary in catalogue where summary.attribute != .textContent && attributes.map({ $0.contains(summary.attribute) }) ?? true {
+        for summary in catalogue {
             let note = notes[summary.attribute] ?? Self.standardNotes[summary.attribute]
-            let about = [note?.meaning, note?.unit.map { "in \($0)" }, summary.kind == .date ? "date" : nil]
-                .compactMap { $0 }.filter { !$0.isEmpty }
-            var line = "- \(summary.attribute.rawValue)" + (about.isEmpty ? "" : " (\(about.joined(separator: ", ")))")
+            var line = "- \(summary.attribute.rawValue) (\(summary.kind)"
+            if let unit = note?.unit { line += ", in \(unit)" }
+            line += ")"
+            if let meaning = note?.meaning { line += ": \(meaning)" }
             switch summary.kind {
             case .number:
                 if case .statistic(let low?, _) = try await index.aggregate(.statistic(.minimum, summary.attribute)),
                    case .statistic(let high?, _) = try await index.aggregate(.statistic(.maximum, summary.attribute)) {
-                    line += ": \(Self.number(low)) to \(Self.number(high))"
+                    line += "; from \(Self.number(low)) to \(Self.number(high))"
                 }
             case .string where !Self.freeTextAttributes.contains(summary.attribute),
                  .strings where !Self.freeTextAttributes.contains(summary.attribute):
                 let distinct = try await index.distinctValues(of: summary.attribute, limit: Self.listedValuesLimit)
                 if distinct.isComplete {
-                    line += ": " + distinct.values.map { TextFraming.singleLine($0.value.description) }.joined(separator: ", ")
+                    line += "; values: " + distinct.values.map { TextFraming.singleLine($0.value.description) }.joined(separator: ", ")
                 }
             case .string, .strings, .date:
                 break

@@ -23,8 +23,6 @@ public struct SearchSetup: Sendable {
     public let index: SearchableIndex
     public let fetchAttributes: [SearchableItemAttribute]
     public let customKinds: [SearchableItemAttribute: AttributeKind]
-    /// The attributes the index holds values of (`IndexSource.heldAttributes`).
-    public let heldAttributes: [SearchableItemAttribute]
     public let guide: Guide
     public let instructions: String
     /// The moment each question's relative dates resolve against (`SearchTool.Configuration.now`).
@@ -54,7 +52,6 @@ public struct SearchSetup: Sendable {
         self.now = now
         self.wordsSearch = wordsSearch
         fetchAttributes = attributes
-        heldAttributes = catalogue.filter { $0.itemCount > 0 }.map(\.attribute)
         customKinds = Dictionary(catalogue.filter(\.isCustom).map { ($0.attribute, $0.kind) }, uniquingKeysWith: { first, _ in first })
         // Focused uses the `.items` domain (title and text) for folders too: `.documents` adds a
         // filter on `path`, whose values are too long to offer as a grammar's choices.
@@ -64,11 +61,7 @@ public struct SearchSetup: Sendable {
         case .dynamic: guide = Guide(level: .dynamic(GuidanceProfile(attributes: attributes)), format: format)
         }
         let lead = "You answer questions about the user's own data. Search it with the tools, then answer briefly from what they returned."
-        // The instructions describe what the model can use: the attributes results show and
-        // the ones this guide lets it name in a query.
-        let source = IndexSource(index: index, fetchAttributes: attributes, customAttributeKinds: customKinds, heldAttributes: heldAttributes)
-        let usable = QueryCapabilities(configuration: .init(sources: [.index(source)], guide: guide)).filterableAttributes.union(attributes)
-        instructions = lead + "\n" + (try await SearchInstructions(attributes: usable).render(for: index))
+        instructions = lead + "\n" + (try await SearchInstructions().render(for: index))
     }
 
     /// A fresh search tool (its `searchResults` stream belongs to this question) and a session
@@ -78,7 +71,7 @@ public struct SearchSetup: Sendable {
     /// small model leans towards the first tools it reads.
     public func makeSession(model: any LanguageModel, window: ContextWindow?, thinking: Bool,
                             extraTools: [any Tool] = []) -> (LanguageModelSession, SearchTool) {
-        let source = IndexSource(index: index, fetchAttributes: fetchAttributes, customAttributeKinds: customKinds, heldAttributes: heldAttributes)
+        let source = IndexSource(index: index, fetchAttributes: fetchAttributes, customAttributeKinds: customKinds)
         let tool = SearchTool(configuration: .init(sources: [.index(source)], guide: guide, wordsSearch: wordsSearch, now: now))
         let session = LanguageModelSession(model: model, tools: extraTools + [tool, tool.fetchTool], instructions: instructions,
                                            contextWindow: window, thinking: thinking, evidenceRanker: tool.evidenceRanker)
