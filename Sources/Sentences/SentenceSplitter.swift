@@ -10,8 +10,9 @@ import Foundation
 /// Markdown heading or field (`city: Yosemite Valley`), it does not end in a snippet's cut
 /// (`…`), the next begins no block (a heading, a list item, a field), and the next begins in
 /// lower case, with a digit or with punctuation, or the line ends in "," or ";", or the line was
-/// as long as the text's longest lines (a wrap before a capitalised word). A blank line or a page break (form feed) always
-/// ends a paragraph, so a heading is never glued to the sentence after it.
+/// as long as the text's longest lines (a wrap before a capitalised word). A blank line or a
+/// page break (form feed) always ends a paragraph, so a heading is never glued to the sentence
+/// after it.
 ///
 /// Then each paragraph into sentences by ICU's sentence break iterator (`SentenceBoundaries`):
 /// "e.g. the", "Mt. Tom", "3.5 km" and "v1.2.3" stay whole.
@@ -74,9 +75,9 @@ public enum SentenceSplitter {
     }
 
     /// A Markdown heading (`#`) or quote (`>`), a list item (`-`, `*`, `+`, `•`, `1.`, `2)`,
-    /// `a)`), a numbered heading (`1.1 Tool safety`, a capital after the number) or a field: a line that begins a block of
-    /// its own. A line that begins with a plain number ("8 percent keeps water…") continues a
-    /// sentence.
+    /// `a)`), a numbered heading (`1.1 Tool safety`, a capital after the number) or a field: a
+    /// line that begins a block of its own. A line that begins with a plain number ("8 percent
+    /// keeps water…") continues a sentence.
     private static func startsBlock(_ line: String) -> Bool {
         if line.hasPrefix("#") || line.hasPrefix(">") || isField(line) { return true }
         let words = line.split(separator: " ", maxSplits: 1)

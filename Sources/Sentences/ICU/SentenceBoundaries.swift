@@ -49,6 +49,8 @@ enum SentenceBoundaries {
     private static func icuRanges(in paragraph: Substring) -> [Range<String.Index>] {
         let units = paragraph.utf16.map { isLineBreak($0) ? 0x20 : $0 }
         guard !units.isEmpty else { return [] }
+        // ICU counts in 32 bits; a paragraph past that (a library caller's text, no file's) is one
+        guard units.count < Int(Int32.max) else { return [paragraph.startIndex..<paragraph.endIndex] }
         var ends = [Int32](repeating: 0, count: units.count + 1)
         let count = Int(lantern_sentence_ends(units, Int32(units.count), &ends, Int32(ends.count)))
         guard count > 0 else { return [paragraph.startIndex..<paragraph.endIndex] }
