@@ -84,7 +84,7 @@ import Testing
         #expect(passages == [first, second])
     }
 
-    @Test func aSnippetStartsAndEndsWithItsSentencesWhereTheWindowAllows() async throws {
+    @Test func aSnippetStartsWithItsSentenceAndMarksOnlyACutEnd() async throws {
         let folder = try TemporaryFolder()
         let index = try folder.index()
         let fact = "Oksana Petrenko replaced the relief valve."
@@ -92,8 +92,10 @@ import Testing
         let hits = try await index.search(SearchQuery(.fullText("petrenko"), snippetLength: 160))
         let snippet = try #require(hits.first?.passage?.snippet)
         #expect(snippet.hasPrefix(fact), "the snippet was: \(snippet)")
-        #expect(snippet.hasSuffix(".") && !snippet.contains("…"), "the snippet was: \(snippet)")
-        #expect(snippet.utf8.count <= 160)
+        #expect(snippet.hasSuffix("…") && snippet.utf8.count <= 160 + "…".utf8.count, "the window is cut at a word: \(snippet)")
+        // a window that ends where a sentence ends is not marked as cut
+        let short = try #require(try await index.search(SearchQuery(.fullText("petrenko"), snippetLength: fact.utf8.count + 1)).first?.passage?.snippet)
+        #expect(short == fact, "the snippet was: \(short)")
     }
 
     @Test func pageBreaksAreBoundariesAndNumberThePages() {

@@ -7,9 +7,8 @@ import Sentences
 /// The window of at most `length` bytes holding the most distinct query words wins (then the
 /// most occurrences, then the earliest). It begins at the start of its first match's sentence
 /// (`SentenceSplitter`) when that is at most a quarter of the window before the match, else at a
-/// word a little before it, and ends at its last sentence end when that keeps its matches and
-/// half the window, else at a word boundary; "…" marks each end that cuts a sentence, so a
-/// snippet reads as whole sentences where the window allows and a quote of it is a sentence.
+/// word a little before it, and ends at the window's last word; "…" marks each end that cuts a
+/// sentence, so the match's sentence reads from its start and a quote of it is a sentence.
 struct SnippetMaker {
     /// The query's words with their stems, in query order.
     let words: [(word: String, stem: String)]
@@ -42,13 +41,13 @@ struct SnippetMaker {
         let tokenStart = first == 0 ? 0 : tokens[first].bytes.lowerBound
         let sentenceStart = sentences.last { $0.lowerBound <= lead }?.lowerBound
         let start = sentenceStart.map { $0 >= tokenStart ? $0 : tokenStart } ?? tokenStart
-        // It ends at the window's last sentence end when that keeps the matches the window holds
-        // and most of the window, else at a token.
+        // It ends at the window's last token, with the sentence's closing punctuation when that
+        // fits: the whole window is shown (ending at the last sentence end instead dropped up to
+        // half of it, and with it facts the answers quoted).
         let window = start + length
-        let lastMatch = hits.last { tokens[$0].bytes.upperBound <= window }.map { tokens[$0].bytes.upperBound } ?? start
         var end = tokens.last { $0.bytes.upperBound <= window }?.bytes.upperBound ?? min(bytes.count, window)
-        if let sentenceEnd = sentences.last(where: { $0.upperBound <= window })?.upperBound, sentenceEnd >= lastMatch, sentenceEnd - start >= length / 2 {
-            end = sentenceEnd
+        if let closing = sentences.first(where: { $0.upperBound >= end && $0.lowerBound < end })?.upperBound, closing <= window {
+            end = closing
         }
         while end < bytes.count, end > start, bytes[end] & 0xC0 == 0x80 { end -= 1 }
         let body = String(decoding: bytes[start..<max(start, end)], as: UTF8.self)
