@@ -48,13 +48,15 @@ let package = Package(
         .target(name: "Evaluations", dependencies: ["SearchTool", "SearchIndex", "LocalModel", "Sentences", "TokenBudget"],
                 resources: [.copy("Samples")]),
         .target(name: "VisionTools", dependencies: ["LocalModel", "CTesseract", "CZBar"]),
-        .target(name: "Lantern", dependencies: ["LocalModel", "SearchIndex", "SearchTool", "Sentences", "TokenBudget"]),
-        // The declarative command line ask, eval and bench share, with the models.lock lookup.
+        // The umbrella an app imports, and the app layer every front end calls: the models.lock
+        // lookup and model loading, opening or building an index from its source.
+        .target(name: "Lantern", dependencies: ["LocalModel", "SearchIndex", "SearchTool", "Sentences", "TokenBudget", "Evaluations"]),
+        // The declarative command line ask, eval and bench share.
         .target(name: "CommandLineArguments", dependencies: ["SearchTool", "TokenBudget"]),
 
-        .executableTarget(name: "eval", dependencies: ["Evaluations", "CommandLineArguments"]),
-        .executableTarget(name: "ask", dependencies: ["LocalModel", "SearchIndex", "SearchTool", "Evaluations", "TokenBudget", "VisionTools", "CEditLine", "CommandLineArguments"]),
-        .executableTarget(name: "bench", dependencies: ["LocalModel", "SearchIndex", "SearchTool", "Sentences", "VisionTools", "Evaluations", "CommandLineArguments"], path: "Benchmarks/bench"),
+        .executableTarget(name: "eval", dependencies: ["Evaluations", "CommandLineArguments", "Lantern"]),
+        .executableTarget(name: "ask", dependencies: ["Lantern", "LocalModel", "SearchIndex", "SearchTool", "Evaluations", "TokenBudget", "VisionTools", "CEditLine", "CommandLineArguments"]),
+        .executableTarget(name: "bench", dependencies: ["Lantern", "LocalModel", "SearchIndex", "SearchTool", "Sentences", "VisionTools", "Evaluations", "CommandLineArguments"], path: "Benchmarks/bench"),
         // A child process the SearchIndex tests SIGKILL in the middle of a batch.
         .executableTarget(name: "lantern-index-crash-probe", dependencies: ["SearchIndex"],
                           path: "Tests/SearchIndexCrashProbe"),
@@ -84,6 +86,7 @@ let package = Package(
         .testTarget(name: "SearchToolTests", dependencies: ["SearchTool", "SearchIndex", "LocalModel", "TestModelSupport"]),
         .testTarget(name: "VisionToolsTests", dependencies: ["VisionTools", "TestModelSupport"]),
         .testTarget(name: "CommandLineArgumentsTests", dependencies: ["CommandLineArguments", "SearchTool", "TokenBudget"]),
+        .testTarget(name: "LanternTests", dependencies: ["Lantern"]),
         // Runs the built `ask` binary as a process; the dependency makes sure it is built first.
         .testTarget(name: "askTests", dependencies: ["ask", "SearchIndex", "eval", "RPCStandIn"]),
         // Runs scripts/ (apt source detection, the machine check) against fixture folders.

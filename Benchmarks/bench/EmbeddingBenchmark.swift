@@ -1,6 +1,7 @@
 import CommandLineArguments
 import Evaluations
 import Foundation
+import Lantern
 import LocalModel
 
 /// Section "embedding" (issue 29 §5, its first part): embedding throughput, passages per second,

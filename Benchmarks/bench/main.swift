@@ -1,5 +1,6 @@
 import CommandLineArguments
 import Foundation
+import Lantern
 import LocalModel
 
 // `bench`: runs the benchmark sections, prints each table, and updates Benchmarks/RESULTS.md.

@@ -1,4 +1,5 @@
 import CommandLineArguments
+import Lantern
 
 /// `--corpus`, `--folder`, `--index` (and `--embedding-model`): the data a question runs over, for `ask` and `ask budget`
 /// (`ask index` declares its own, worded for building).
@@ -12,7 +13,7 @@ struct DataOptions: ParsableArguments {
     @Option(.embeddingModel) var embeddingModel: String?
 
     /// Opens what these options name, with their embedding model.
-    var opener: IndexOpener { IndexOpener(embeddingModel: embeddingModel) }
+    var opener: IndexOpener { .terminal(embeddingModel: embeddingModel) }
 
     /// The options given, as typed ("--corpus"), in declaration order.
     var given: [String] {

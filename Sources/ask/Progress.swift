@@ -1,4 +1,5 @@
 import Foundation
+import Lantern
 import Synchronization
 
 /// A stage's progress on stderr. On a terminal, one line redrawn in place: with a total, a bar,
@@ -7,7 +8,7 @@ import Synchronization
 /// stages that count something and last: nothing for the first `plainLineDelay`, so quick
 /// stages stay quiet, then a line when the stage is under way, one every `plainLineInterval`,
 /// and one when it ends.
-final class Progress: Sendable {
+final class Progress: ProgressStage {
     let label: String
     /// Whether stderr is a terminal (the line is redrawn) rather than a log (plain lines).
     let drawsInPlace: Bool
@@ -70,23 +71,6 @@ final class Progress: Sendable {
                 Terminal.error("\(label): done, \(counts(state)) in \(Self.format(seconds: elapsedSeconds))\n")
             }
         }
-    }
-
-    /// Runs `operation` with a spinner that ticks while it works (for work with no progress
-    /// callback, such as llama.cpp mapping a model).
-    static func spinning<T: Sendable>(_ label: String, _ operation: @Sendable @escaping () throws -> T) async throws -> T {
-        let progress = Progress(label)
-        let ticker = Task {
-            while !Task.isCancelled {
-                progress.update(completed: 0)
-                try? await Task.sleep(for: .milliseconds(100))
-            }
-        }
-        defer {
-            ticker.cancel()
-            progress.finish()
-        }
-        return try await Task.detached(operation: operation).value
     }
 
     private var elapsedSeconds: Double {

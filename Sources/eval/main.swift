@@ -1,6 +1,7 @@
 import CommandLineArguments
 import Evaluations
 import Foundation
+import Lantern
 import LocalModel
 import SearchIndex
 import SearchTool

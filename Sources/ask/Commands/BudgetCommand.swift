@@ -1,5 +1,6 @@
 import CommandLineArguments
 import Foundation
+import Lantern
 import LocalModel
 import SearchTool
 import TokenBudget
@@ -27,7 +28,7 @@ struct BudgetCommand: Command {
     func run() async throws -> Int32 {
         let selection = try data.selection()
         let modelOptions = ModelOptions(model: self.model, context: context)
-        let model = try modelOptions.loadVocabulary()
+        let model = try modelOptions.loader.loadVocabulary()
         let opened = try await data.opener.open(selection)
         let setup = try await SearchSetup(index: opened.index, guide: guide.level, format: guide.format)
         let (session, tool) = setup.makeSession(model: model, window: modelOptions.window(for: model), thinking: thinking)

@@ -1,5 +1,6 @@
 import CommandLineArguments
 import Foundation
+import Lantern
 import SearchIndex
 
 /// `ask index`: builds or refreshes a named index from a folder or a corpus, so later questions
@@ -47,7 +48,7 @@ struct IndexCommand: Command {
     func run() async throws -> Int32 {
         switch try action() {
         case .build(let selection):
-            let opened = try await IndexOpener(embeddingModel: embeddingModel, replacesSource: replace).open(selection)
+            let opened = try await IndexOpener.terminal(embeddingModel: embeddingModel, replacesSource: replace).open(selection)
             if json {
                 print(json: BuildReport(opened))
             } else {

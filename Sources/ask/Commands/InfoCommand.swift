@@ -1,5 +1,6 @@
 import CommandLineArguments
 import Foundation
+import Lantern
 import LocalModel
 
 /// `ask info`: what a model file says about itself, its template family, and the compute
@@ -13,7 +14,7 @@ struct InfoCommand: Command {
     @Option(.rpc) var rpcServers: [RPCServer]?
 
     func run() async throws -> Int32 {
-        let (model, duration) = try await ModelOptions(model: self.model, chatTemplate: chatTemplate).load()
+        let (model, duration) = try await ModelOptions(model: self.model, chatTemplate: chatTemplate).loader.load()
         let info = model.info
         let size = (try? FileManager.default.attributesOfItem(atPath: model.url.path)[.size] as? Int).map {
             ByteCountFormatter.string(fromByteCount: Int64($0), countStyle: .file)

@@ -1,5 +1,6 @@
 import CommandLineArguments
 import Foundation
+import Lantern
 
 /// `ask models`: every model in models.lock (the generation models, then the embedding models
 /// indexes make their vectors with), which are installed, and how to get the others.

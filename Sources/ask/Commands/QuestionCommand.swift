@@ -1,5 +1,6 @@
 import CommandLineArguments
 import Foundation
+import Lantern
 import LocalModel
 import SearchTool
 import TokenBudget
@@ -61,13 +62,13 @@ struct QuestionCommand: Command {
 
         let interactive = question == nil && Terminal.standardInputIsTerminal
         InterruptMonitor.shared.install(interactive: interactive)
-        _ = try modelOptions.locate()
+        _ = try modelOptions.loader.locate()
         let opened = try await data.opener.open(selection)
         if let summary = opened.summary, Terminal.standardErrorIsTerminal {
             Terminal.error("Index '\(opened.name)': \(summary)\n")
         }
         let setup = try await SearchSetup(index: opened.index, guide: guide.level, format: guide.format)
-        let (model, loadDuration) = try await modelOptions.load()
+        let (model, loadDuration) = try await modelOptions.loader.load()
         try modelOptions.checkContext(for: model)
         let runner = QuestionRunner(model: model, setup: setup, images: imageOptions, window: context, maximumTokens: maximumTokens, thinking: thinking,
                                     answerStyle: answerStyle, json: json, fullTrace: trace, loadDuration: loadDuration)

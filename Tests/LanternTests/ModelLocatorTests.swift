@@ -1,4 +1,4 @@
-@testable import CommandLineArguments
+@testable import Lantern
 import Foundation
 import Testing
 

@@ -1,4 +1,3 @@
-import CommandLineArguments
 import Evaluations
 import Foundation
 import SearchIndex
@@ -16,31 +15,67 @@ import SearchTool
 /// them on its next use. A source's index whose vectors came from
 /// another model (or, with `--embedding-model none`, any vectors) has them removed first and is
 /// embedded again. A named index is searched with the embedder that made its vectors.
-struct IndexOpener: Sendable {
-    /// `--embedding-model` as given: nil is the default embedding model when it is installed,
-    /// `ModelLocator.noEmbeddingModel` is none.
-    var embeddingModel: String? = nil
+///
+/// This is the app layer every front end shares (`ask`, `ask index`, `ask mcp`), so an index
+/// opened by one is opened the same way by the others. Its errors (`IndexOpeningError`) say
+/// which `ask` command fixes them, because that is the tool that builds indexes.
+public struct IndexOpener: Sendable {
+    /// The embedding model (a path, a file in models/, a models.lock name) as the user gave
+    /// it: nil is the default embedding model when it is installed, "none" is none.
+    public var embeddingModel: String?
     /// `ask index --replace`: an index built from another source is emptied and rebuilt from
     /// this one instead of refused.
-    var replacesSource = false
+    public var replacesSource: Bool
+    /// Where the refresh, the embedding pass and the embedder's load show their progress.
+    public var progress: any ProgressReporter
+    /// What the opener tells along the way that is not an error (`Note`); ignored by default.
+    public var notes: @Sendable (Note) -> Void
 
-    /// The built-in sample, recorded by name: its file's path changes from build to build.
-    static let sampleSource = IndexOrigin(kind: .corpus, location: "the built-in sample")
-
-    /// What was opened, and what the refresh did (for the summary line of `ask index`).
-    struct Opened: Sendable {
-        let index: SearchableIndex
-        let name: String
-        let itemCount: Int
-        /// A one-line account of the refresh ("indexed 14 items"), nil when nothing changed.
-        let summary: String?
-        /// What a folder refresh did, file by file (nil for a corpus or a named index).
-        var report: FileSourceReport? = nil
-        /// The embedding model the index's vectors are made with; nil when it has none (full text only).
-        var vectors: String? = nil
+    public init(embeddingModel: String? = nil, replacesSource: Bool = false, progress: any ProgressReporter = SilentProgress(),
+                notes: @escaping @Sendable (Note) -> Void = { _ in }) {
+        self.embeddingModel = embeddingModel
+        self.replacesSource = replacesSource
+        self.progress = progress
+        self.notes = notes
     }
 
-    func open(_ selection: DataSelection) async throws -> Opened {
+    /// The built-in sample, recorded by name: its file's path changes from build to build.
+    public static let sampleSource = IndexOrigin(kind: .corpus, location: "the built-in sample")
+
+    /// Something worth telling the user while an index opens; none of them stops it.
+    public enum Note: Sendable, CustomStringConvertible {
+        /// Another process writes to the index `index` (its process id when known); the opener
+        /// waits for it.
+        case waitingForWriter(index: String, holder: Int32?)
+        /// The index's vectors were made by `stored`, another embedder than this run's
+        /// (`embedder`, nil for none), so they were removed and, with an embedder, are made again.
+        case vectorsReplaced(index: String, stored: String, embedder: String?)
+
+        public var description: String {
+            switch self {
+            case .waitingForWriter(let name, let holder):
+                "Index '\(name)': waiting for another writer\(holder.map { " (process \($0))" } ?? "") to finish"
+            case .vectorsReplaced(let name, let stored, let embedder):
+                "Index '\(name)': its vectors were made by \(stored); \(embedder.map { "embedding it again with \($0)" } ?? "removed them (--embedding-model none)")"
+            }
+        }
+    }
+
+    /// What was opened, and what the refresh did (for the summary line of `ask index`).
+    public struct Opened: Sendable {
+        public let index: SearchableIndex
+        public let name: String
+        public let itemCount: Int
+        /// A one-line account of the refresh ("indexed 14 items"), nil when nothing changed.
+        public let summary: String?
+        /// What a folder refresh did, file by file (nil for a corpus or a named index).
+        public internal(set) var report: FileSourceReport? = nil
+        /// The embedding model the index's vectors are made with; nil when it has none (full text only).
+        public internal(set) var vectors: String? = nil
+    }
+
+    /// Opens the index `selection` names, building or refreshing it from its source first.
+    public func open(_ selection: DataSelection) async throws -> Opened {
         var opened = try await build(selection)
         opened.vectors = await opened.index.vectorsIdentity
         return opened
@@ -62,23 +97,23 @@ struct IndexOpener: Sendable {
             guard count > 0 else {
                 let rebuild = "rebuild it with 'ask index --folder DIR --index \(name)' or 'ask index --corpus FILE.jsonl --index \(name)'"
                 if let older = index.replacedFormatVersion { throw Self.olderFormat(name, version: older) }
-                throw AskError("the index '\(name)' holds no items: it was built from nothing; \(rebuild)")
+                throw IndexOpeningError("the index '\(name)' holds no items: it was built from nothing; \(rebuild)")
             }
             return Opened(index: index, name: name, itemCount: count, summary: nil)
         }
     }
 
     /// Opening an index in an older format empties it: what to say then.
-    static func olderFormat(_ name: String, version: Int) -> AskError {
-        AskError("the index '\(name)' was built by an older Lantern (index format \(version)), whose format this one replaced, which emptied it; rebuild it with 'ask index --folder DIR --index \(name)' or 'ask index --corpus FILE.jsonl --index \(name)'")
+    public static func olderFormat(_ name: String, version: Int) -> IndexOpeningError {
+        IndexOpeningError("the index '\(name)' was built by an older Lantern (index format \(version)), whose format this one replaced, which emptied it; rebuild it with 'ask index --folder DIR --index \(name)' or 'ask index --corpus FILE.jsonl --index \(name)'")
     }
 
     /// The index named `name`, which must exist (this never creates one). A file copied without
     /// its write-ahead log is refused by `SearchableIndex` with its own message.
-    func existing(_ name: String) throws -> SearchableIndex {
+    public func existing(_ name: String) throws -> SearchableIndex {
         let url = try SearchableIndex.defaultURL(name: name)
         guard FileManager.default.fileExists(atPath: url.path) else {
-            throw AskError("there is no index named '\(name)' (looked for \(url.path)); build it with 'ask index --folder DIR --index \(name)' or 'ask index --corpus FILE.jsonl --index \(name)'")
+            throw IndexOpeningError("there is no index named '\(name)' (looked for \(url.path)); build it with 'ask index --folder DIR --index \(name)' or 'ask index --corpus FILE.jsonl --index \(name)'")
         }
         return try SearchableIndex(url: url)
     }
@@ -87,11 +122,11 @@ struct IndexOpener: Sendable {
         let index = try await refreshable(name)
         var corpus = CorpusSource(file: file, source: source)
         corpus.replacesOtherSource = replacesSource
-        corpus.waitingForWriter = Self.waitingNote(name)
-        let progress = Progress("Indexing \(file.lastPathComponent)", total: nil)
+        corpus.waitingForWriter = waitingNote(name)
+        let progress = self.progress.begin("Indexing \(file.lastPathComponent)", total: nil)
         defer { progress.finish() }
-        let report = try await asAskError(name) {
-            try await corpus.refresh(into: index) { done, total in progress.update(completed: done, detail: "of \(total) items") }
+        let report = try await explainingSourceMismatch(name) {
+            try await corpus.refresh(into: index) { done, total in progress.update(completed: done, total: nil, detail: "of \(total) items") }
         }
         progress.finish()
         let embedded = try await embedMissingVectors(in: index)
@@ -105,17 +140,17 @@ struct IndexOpener: Sendable {
     private func openFolder(_ folder: URL, name: String) async throws -> Opened {
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: folder.path, isDirectory: &isDirectory), isDirectory.boolValue else {
-            throw AskError("\(folder.path) is not a folder; pass --folder with a directory of documents")
+            throw IndexOpeningError("\(folder.path) is not a folder; pass --folder with a directory of documents")
         }
         let index = try await refreshable(name)
         var files = FileSource(scopes: [folder])
         files.replacesOtherSource = replacesSource
-        files.waitingForWriter = Self.waitingNote(name)
-        let progress = Progress("Indexing \(folder.lastPathComponent)")
+        files.waitingForWriter = waitingNote(name)
+        let progress = self.progress.begin("Indexing \(folder.lastPathComponent)", total: nil)
         defer { progress.finish() }
-        let report = try await asAskError(name) {
+        let report = try await explainingSourceMismatch(name) {
             try await files.refresh(into: index) { step in
-                progress.update(completed: step.filesSeen, detail: "files, \(ByteCountFormatter.string(fromByteCount: Int64(step.bytesRead), countStyle: .file))")
+                progress.update(completed: step.filesSeen, total: nil, detail: "files, \(ByteCountFormatter.string(fromByteCount: Int64(step.bytesRead), countStyle: .file))")
             }
         }
         progress.finish()
@@ -142,7 +177,7 @@ struct IndexOpener: Sendable {
     /// one is not installed.
     private func loadEmbedder() async throws -> ModelTextEmbedder? {
         guard let url = try ModelLocator().locateEmbeddingModel(embeddingModel) else { return nil }
-        return try await Progress.spinning("Loading \(url.lastPathComponent)") { try ModelTextEmbedder(contentsOf: url) }
+        return try await progress.spinning("Loading \(url.lastPathComponent)") { try ModelTextEmbedder(contentsOf: url) }
     }
 
     /// The index `name`, to be refreshed from its source, opened with this run's embedder; its
@@ -153,9 +188,7 @@ struct IndexOpener: Sendable {
         let current = try SearchableIndex(url: url)
         if let stored = await current.vectorsIdentity, stored != embedder?.identity {
             try await current.removeVectors()
-            if Terminal.standardErrorIsTerminal {
-                Terminal.error("Index '\(name)': its vectors were made by \(stored); \(embedder.map { "embedding it again with \($0.identity)" } ?? "removed them (--embedding-model none)")\n")
-            }
+            notes(.vectorsReplaced(index: name, stored: stored, embedder: embedder?.identity))
         }
         guard let embedder else { return current }
         return try SearchableIndex(url: url, embedder: embedder)
@@ -169,7 +202,7 @@ struct IndexOpener: Sendable {
         do {
             return try SearchableIndex(url: index.fileURL, embedder: embedder)
         } catch SearchIndexError.embedderMismatch {
-            throw AskError("the index '\(name)' holds vectors made by \(stored), and this run embeds with \(embedder.identity); pass --embedding-model with the model that made them, or --embedding-model none to search its words only, or rebuild it with 'ask index --folder DIR --index \(name)' (or --corpus FILE.jsonl), which embeds it again")
+            throw IndexOpeningError("the index '\(name)' holds vectors made by \(stored), and this run embeds with \(embedder.identity); pass --embedding-model with the model that made them, or --embedding-model none to search its words only, or rebuild it with 'ask index --folder DIR --index \(name)' (or --corpus FILE.jsonl), which embeds it again")
         }
     }
 
@@ -183,7 +216,7 @@ struct IndexOpener: Sendable {
         // One writer at a time, so two runs on one index do not embed the same items twice.
         let lock = try await IndexWriterLock.acquire(for: index.fileURL)
         defer { withExtendedLifetime(lock) {} }
-        let progress = Progress("Embedding", total: 0)
+        let progress = self.progress.begin("Embedding", total: 0)
         defer { progress.finish() }
         let done = try await index.embedPendingItems { state in
             progress.update(completed: state.embeddedItems, total: state.pendingItems, detail: "items (\(state.reusedPieces.formatted()) of \((state.embeddedPieces + state.reusedPieces).formatted()) pieces reused)")
@@ -197,7 +230,7 @@ struct IndexOpener: Sendable {
 
     /// How `index` differs from the source it records (`ask index --check`); nil when it records
     /// none. Reads the folder's listing or the corpus, writes nothing.
-    func compareWithSource(_ index: SearchableIndex) async throws -> SourceComparison? {
+    public func compareWithSource(_ index: SearchableIndex) async throws -> SourceComparison? {
         guard let source = try await index.origin() else { return nil }
         switch source.kind {
         case .corpus:
@@ -209,23 +242,21 @@ struct IndexOpener: Sendable {
         }
     }
 
-    /// The note printed once when another writer holds the index being refreshed.
-    private static func waitingNote(_ name: String) -> @Sendable (Int32?) -> Void {
-        { holder in
-            Terminal.error("Index '\(name)': waiting for another writer\(holder.map { " (process \($0))" } ?? "") to finish\n")
-        }
+    /// The note told once when another writer holds the index being refreshed.
+    private func waitingNote(_ name: String) -> @Sendable (Int32?) -> Void {
+        { [notes] holder in notes(.waitingForWriter(index: name, holder: holder)) }
     }
 
-    /// Runs a source's refresh, turning the library's errors into what `ask` says: a source
-    /// mismatch names the flag that replaces the source.
-    private func asAskError<T>(_ name: String, _ body: () async throws -> T) async throws -> T {
+    /// Runs a source's refresh, turning a source mismatch into what to do about it: the flag
+    /// that replaces the source, or another name for the index.
+    private func explainingSourceMismatch<T>(_ name: String, _ body: () async throws -> T) async throws -> T {
         do {
             return try await body()
         } catch let SearchIndexError.sourceMismatch(_, recorded, given) {
             guard given != Self.sampleSource else {
-                throw AskError("the index '\(name)' holds \(recorded), and the built-in sample is indexed under that name; give your index another name (ask index … --index NAME) and ask with --index NAME")
+                throw IndexOpeningError("the index '\(name)' holds \(recorded), and the built-in sample is indexed under that name; give your index another name (ask index … --index NAME) and ask with --index NAME")
             }
-            throw AskError("the index '\(name)' was built from \(recorded), not from \(given); refreshing it would delete its items, so nothing was changed. Pick another name (--index NAME), or rebuild '\(name)' from \(given) with '\(given.indexCommand(name: name)) --replace'")
+            throw IndexOpeningError("the index '\(name)' was built from \(recorded), not from \(given); refreshing it would delete its items, so nothing was changed. Pick another name (--index NAME), or rebuild '\(name)' from \(given) with '\(given.indexCommand(name: name)) --replace'")
         }
     }
 }
