@@ -78,8 +78,3 @@ extension InfoCommand {
         return "supported, \(thinking.open)…\(thinking.close), off by default (\(off.trimmingCharacters(in: .whitespaces)); --think to allow)"
     }
 }
-
-extension Duration {
-    /// The duration in seconds, as a Double (for timings in output).
-    var seconds: Double { Double(components.seconds) + Double(components.attoseconds) / 1e18 }
-}

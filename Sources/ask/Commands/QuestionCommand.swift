@@ -70,8 +70,16 @@ struct QuestionCommand: Command {
         let setup = try await SearchSetup(index: opened.index, guide: guide.level, format: guide.format)
         let (model, loadDuration) = try await modelOptions.loader.load()
         try modelOptions.checkContext(for: model)
-        let runner = QuestionRunner(model: model, setup: setup, images: imageOptions, window: context, maximumTokens: maximumTokens, thinking: thinking,
-                                    answerStyle: answerStyle, json: json, fullTrace: trace, loadDuration: loadDuration)
+        var answerer = QuestionAnswerer(model: model, setup: setup)
+        answerer.attachments = imageOptions.attachments
+        answerer.extraTools = imageOptions.tools
+        answerer.window = context
+        answerer.maximumTokens = maximumTokens
+        answerer.thinking = thinking
+        answerer.answerStyle = answerStyle
+        answerer.fullTranscript = trace
+        answerer.loadDuration = loadDuration
+        let runner = QuestionRunner(answerer: answerer, json: json)
         if let question {
             try await answer(question, with: runner)
             return 0

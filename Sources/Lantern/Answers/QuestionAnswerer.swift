@@ -1,0 +1,103 @@
+import Foundation
+import LocalModel
+import SearchIndex
+import SearchTool
+import TokenBudget
+
+/// Answers one question over an index into an `AnswerReport`: a fresh session with a fresh
+/// search tool (`SearchSetup.makeSession`), the first round bound to search, then the answer
+/// with its sources numbered as it cites them. Every front end answers through it, so an answer
+/// and its sources read the same in `ask`, `ask --json` and anything serving them.
+public struct QuestionAnswerer: Sendable {
+    public let model: LocalModel
+    public let setup: SearchSetup
+    /// Images attached to every question.
+    public var attachments: [ImageAttachment] = []
+    /// Tools offered besides search and fetch (the ones that read the attachments).
+    public var extraTools: [any Tool] = []
+    /// The context window; nil is the model's default.
+    public var window: ContextWindow? = nil
+    /// The cap on each generation round's tokens; nil is the session's default.
+    public var maximumTokens: Int? = nil
+    public var thinking = false
+    /// How answers are written.
+    public var answerStyle: GenerationOptions.AnswerStyle = .automatic
+    /// Whether the report carries the whole transcript.
+    public var fullTranscript = false
+    /// How long the model took to load, reported with the answer's timings.
+    public var loadDuration: Duration = .zero
+
+    public init(model: LocalModel, setup: SearchSetup) {
+        self.model = model
+        self.setup = setup
+    }
+
+    /// Answers `question`, telling `onEvent` each finished tool call and the answer as it
+    /// grows. A cancelled task stops the generation and throws (`CancellationError` or
+    /// `LanguageModelSession.GenerationError.cancelled`, whichever the session saw first).
+    public func answer(_ question: String, onEvent: (AnswerEvent) -> Void = { _ in }) async throws -> AnswerReport {
+        let (session, tool) = setup.makeSession(model: model, window: window, thinking: thinking, extraTools: extraTools)
+        // The first round must search (a small model otherwise answers from memory); after it
+        // the model may search again or answer.
+        let options = GenerationOptions(maximumResponseTokens: maximumTokens, toolCallingMode: .required, answerStyle: answerStyle)
+        let (response, trace) = try await stream(session.streamResponse(to: Prompt(question, attachments: attachments), options: options),
+                                                 tool: tool, onEvent: onEvent)
+        let usage = response.usage
+        return AnswerReport(
+            question: question, answer: response.content,
+            answerStyle: answerStyle.resolved(parameterCount: model.parameterCount).rawValue,
+            sources: try await sources(steps: trace.steps, replies: trace.replies, citations: response.citations), trace: trace.steps,
+            timings: .init(load: loadDuration.seconds, retrieval: usage.toolDuration.seconds,
+                           prefill: usage.prefillDuration.seconds, decode: usage.decodeDuration.seconds,
+                           firstToken: usage.timeToFirstToken?.seconds, firstGenerated: usage.timeToFirstGeneratedText?.seconds),
+            tokens: .init(prompt: usage.promptTokens, cached: usage.cachedTokens, restored: usage.restoredTokens, generated: usage.generatedTokens),
+            notes: usage.promptStateNotes.map(\.description),
+            transcript: fullTranscript ? session.transcript.map { AnswerReport.Entry(kind: $0.kindName, text: $0.text) } : nil)
+    }
+
+    /// Reads the snapshots: steps as tool outputs arrive, the answer as it grows with its
+    /// markers as the numbers of the sources. Text from a marker still open is held back until
+    /// its `]` tells whether it cites a source; the text so far is numbered as the whole answer
+    /// will be (`Citation.citations` over the sources shown so far, whose order of first
+    /// markers a longer text only extends), and the end by the response's citations.
+    private func stream(_ stream: ResponseStream<String>, tool: SearchTool,
+                        onEvent: (AnswerEvent) -> Void) async throws -> (LanguageModelSession.Response<String>, Trace) {
+        var trace = Trace(searchToolName: tool.name, fetchToolName: tool.configuration.fetchToolName)
+        for try await snapshot in stream {
+            for step in trace.read(snapshot.transcriptEntries) { onEvent(.step(step, tool: tool)) }
+            let content = snapshot.content
+            let ready = String(content[..<(Citation.openMarkerStart(in: content) ?? content.endIndex)])
+            let citations = Citation.markers(in: ready).isEmpty ? [] : Citation.citations(in: ready, sources: snapshot.sources)
+            onEvent(.text(CitationNumbers(citations).rendered(ready)))
+        }
+        try Task.checkCancellation()
+        let response = try await stream.collect()
+        onEvent(.text(CitationNumbers(response.citations).rendered(response.content)))
+        return (response, trace)
+    }
+
+    /// Cited sources first, numbered in the order the answer cites them, then fetched items,
+    /// then every item the searches returned; titles and paths from the index. A cited source
+    /// that is no item (a search's count, which the session cites by the tool's name) has none.
+    private func sources(steps: [AnswerReport.Step], replies: [SearchReply], citations: [Citation]) async throws -> [AnswerReport.Source] {
+        let fetched = steps.filter { $0.results == nil && $0.error == nil }.flatMap(\.items)
+        let cited = citations.map(\.sourceID)
+        let ids = (cited + fetched + replies.flatMap(\.content.items).map(\.uniqueIdentifier)).uniqued()
+        let items = try await setup.index.fetchItems(identifiers: ids)
+        let byID = Dictionary(items.map { ($0.uniqueIdentifier, $0) }, uniquingKeysWith: { first, _ in first })
+        let fetchedSet = Set(fetched)
+        let numbers = CitationNumbers(citations)
+        let locations = Dictionary(citations.map { ($0.sourceID, $0.location) }, uniquingKeysWith: { first, _ in first })
+        // The best passage each search showed, newest reply last (it wins).
+        let passages = replies.reduce(into: [String: PassageMatch]()) { shown, reply in shown.merge(reply.passages) { $1 } }
+        // An id the model made up (a fetch of an item that does not exist) is no source.
+        return ids.compactMap { id in
+            let set = byID[id]?.attributeSet
+            guard set != nil || numbers.number(of: id) != nil else { return nil }
+            let passage = passages[id]
+            let shownPlace = passage.flatMap { $0.passage.count > 1 ? $0.passage.location.description : nil }
+            return AnswerReport.Source(id: id, title: set?.title ?? set?.displayName, path: set?.path, fetched: fetchedSet.contains(id),
+                                       citation: numbers.number(of: id), location: (locations[id] ?? nil) ?? shownPlace, snippet: passage?.snippet)
+        }
+    }
+}
