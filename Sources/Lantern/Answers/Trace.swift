@@ -69,18 +69,3 @@ struct Trace {
                                  adjustments: adjustments, vectors: vectors)
     }
 }
-
-extension SearchPipelineData {
-    /// How many results this data stands for: items, groups' items, a count, table rows.
-    var resultCount: Int {
-        switch self {
-        case .items(let items): items.count
-        case .scoredItems(let items): items.count
-        case .groupedItems(let groups): groups.reduce(0) { $0 + $1.count }
-        case .count(let count): count.value
-        case .table(let table): table.rows.count
-        case .statistic(let statistic): statistic.sampleCount
-        case .text: 1
-        }
-    }
-}

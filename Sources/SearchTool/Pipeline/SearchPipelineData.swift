@@ -37,6 +37,20 @@ public enum SearchPipelineData: Sendable, Hashable {
         case .count, .table, .statistic, .text: []
         }
     }
+
+    /// How many results this data stands for: items, groups' items, a count, table rows (what
+    /// `ask`'s trace and an MCP result report as the number of results).
+    public var resultCount: Int {
+        switch self {
+        case .items(let items): items.count
+        case .scoredItems(let items): items.count
+        case .groupedItems(let groups): groups.reduce(0) { $0 + $1.count }
+        case .count(let count): count.value
+        case .table(let table): table.rows.count
+        case .statistic(let statistic): statistic.sampleCount
+        case .text: 1
+        }
+    }
 }
 
 /// An item with the score a stage gave it (Apple's `ScoredSearchableItem(item:score:)`).

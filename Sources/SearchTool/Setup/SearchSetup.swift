@@ -71,10 +71,17 @@ public struct SearchSetup: Sendable {
     /// small model leans towards the first tools it reads.
     public func makeSession(model: any LanguageModel, window: ContextWindow?, thinking: Bool,
                             extraTools: [any Tool] = []) -> (LanguageModelSession, SearchTool) {
-        let source = IndexSource(index: index, fetchAttributes: fetchAttributes, customAttributeKinds: customKinds)
-        let tool = SearchTool(configuration: .init(sources: [.index(source)], guide: guide, wordsSearch: wordsSearch, now: now))
+        let tool = makeTool()
         let session = LanguageModelSession(model: model, tools: extraTools + [tool, tool.fetchTool], instructions: instructions,
                                            contextWindow: window, thinking: thinking, evidenceRanker: tool.evidenceRanker)
         return (session, tool)
+    }
+
+    /// A fresh search tool over the index, with this setup's attributes, guide and clock: the
+    /// one `makeSession` offers, for a front end whose model runs elsewhere (`ask mcp`, where
+    /// the client's model calls it).
+    public func makeTool() -> SearchTool {
+        let source = IndexSource(index: index, fetchAttributes: fetchAttributes, customAttributeKinds: customKinds)
+        return SearchTool(configuration: .init(sources: [.index(source)], guide: guide, wordsSearch: wordsSearch, now: now))
     }
 }
