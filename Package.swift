@@ -51,11 +51,13 @@ let package = Package(
         // The umbrella an app imports, and the app layer every front end calls: the models.lock
         // lookup and model loading, opening or building an index from its source.
         .target(name: "Lantern", dependencies: ["LocalModel", "SearchIndex", "SearchTool", "Sentences", "TokenBudget", "Evaluations"]),
+        // Lantern's tools served to another program's model: MCP over stdio (`ask mcp`).
+        .target(name: "LanternMCP", dependencies: ["LocalModel", "SearchIndex", "SearchTool"]),
         // The declarative command line ask, eval and bench share.
         .target(name: "CommandLineArguments", dependencies: ["SearchTool", "TokenBudget"]),
 
         .executableTarget(name: "eval", dependencies: ["Evaluations", "CommandLineArguments", "Lantern"]),
-        .executableTarget(name: "ask", dependencies: ["Lantern", "LocalModel", "SearchIndex", "SearchTool", "Evaluations", "TokenBudget", "VisionTools", "CEditLine", "CommandLineArguments"]),
+        .executableTarget(name: "ask", dependencies: ["Lantern", "LanternMCP", "LocalModel", "SearchIndex", "SearchTool", "Evaluations", "TokenBudget", "VisionTools", "CEditLine", "CommandLineArguments"]),
         .executableTarget(name: "bench", dependencies: ["Lantern", "LocalModel", "SearchIndex", "SearchTool", "Sentences", "VisionTools", "Evaluations", "CommandLineArguments"], path: "Benchmarks/bench"),
         // A child process the SearchIndex tests SIGKILL in the middle of a batch.
         .executableTarget(name: "lantern-index-crash-probe", dependencies: ["SearchIndex"],

@@ -24,4 +24,14 @@ struct DataOptions: ParsableArguments {
     func selection() throws(UsageError) -> DataSelection {
         try DataSelection.from(corpus: corpus, folder: folder, index: index)
     }
+
+    /// The data to ask about or serve, of which at most one source may be named: there,
+    /// `--index` with `--corpus` is more likely a slip than a name for the index to build.
+    /// `usage` is the command's, for the error.
+    func soleSelection(usage: String) throws(UsageError) -> DataSelection {
+        if given.count > 1 {
+            throw UsageError("\(given[0]) and \(given[1]) cannot be used together; pick one source of data", usage: usage)
+        }
+        return try selection()
+    }
 }

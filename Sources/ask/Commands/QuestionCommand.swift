@@ -49,11 +49,8 @@ struct QuestionCommand: Command {
 
     func run() async throws -> Int32 {
         // the mistakes the options cannot see alone, before anything is loaded
-        if data.given.count > 1 {
-            throw Self.usageError("\(data.given[0]) and \(data.given[1]) cannot be used together; pick one source of data")
-        }
+        let selection = try data.soleSelection(usage: Self.usage)
         let imageOptions = try ImageOptions(images)
-        let selection = try data.selection()
         let text = words.joined(separator: " ").trimmingCharacters(in: .whitespacesAndNewlines)
         if text.isEmpty && !words.isEmpty {
             throw Self.usageError("the question is empty; write one, or give none to open the interactive prompt")
