@@ -3,6 +3,7 @@
 # there. Safe to run again and again (CI runs it every time on a fresh machine).
 #
 #   scripts/setup.sh            system packages + the default model + the default embedding model
+#                               + the mcp Python SDK the tests drive `ask mcp` with
 #   scripts/setup.sh --gpu      also the optional GPU backends for ggml (Vulkan; CUDA where offered)
 #   scripts/setup.sh --model NAME   also an optional model from models.lock, checked against its
 #                               sha256 (repeatable): the panel's gemma-3-270m (a second chat family,
@@ -130,6 +131,23 @@ if [ "$want_gpu" = yes ] && has_candidate libggml0-backend-cuda; then
 fi
 upgrade_what_unstable_openssl_breaks
 pkg-config --exists llama sqlite3 tesseract lept zbar || { say "pkg-config cannot find llama, sqlite3, tesseract, lept or zbar after install"; exit 1; }
+
+# --- the MCP client ---------------------------------------------------------------------------
+# The askTests drive `ask mcp` with the real `mcp` Python SDK, pinned in
+# Tests/askTests/Fixtures/mcp-client-requirements.txt, in a virtual environment of its own (its
+# dependencies would otherwise move the machine's Python packages); .build-* is not committed.
+mcp_client=.build-mcp-client
+if [ ! -x "$mcp_client/bin/python" ]; then
+  if ! python3 -m venv "$mcp_client" >/dev/null 2>&1; then
+    rm -rf "$mcp_client"
+    say "installing python3-venv"
+    apt_update
+    as_root apt-get install -y -q --no-install-recommends python3-venv >/dev/null
+    python3 -m venv "$mcp_client"
+  fi
+fi
+# pip only goes to the package index when the pinned version is not the one installed.
+"$mcp_client/bin/python" -m pip install -q --disable-pip-version-check -r Tests/askTests/Fixtures/mcp-client-requirements.txt
 
 # --- the default models -----------------------------------------------------------------------
 # models.lock is the single source of truth: name, file, sha256, size, source. The embedding
