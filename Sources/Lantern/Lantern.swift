@@ -7,6 +7,11 @@
 /// `Lantern` product, as an app names `FoundationModels`; the modules stay separate products for
 /// code that wants only one layer (an indexer that never loads a model, say).
 ///
+/// It is also the app layer every front end shares (`ask`, `ask mcp`, `eval`, `bench`): a model
+/// loaded by its models.lock name or path (`ModelLoader`), an index opened or built from a
+/// folder, a corpus or a name (`IndexOpener`), and a question answered into a report with
+/// numbered sources (`QuestionAnswerer`), so each front end keeps only its own input and output.
+///
 /// ```swift
 /// import Lantern
 ///

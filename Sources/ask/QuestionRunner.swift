@@ -1,9 +1,7 @@
 import Foundation
 import Lantern
 import LocalModel
-import SearchIndex
 import SearchTool
-import TokenBudget
 import VisionTools
 
 /// Answers one question through the app layer (`QuestionAnswerer`) and prints it: a compact
