@@ -48,20 +48,6 @@ import Testing
         #expect(both.first?.score == 1.0 / 61 + 1.0 / 61)
     }
 
-    /// "Any of these words" is words too: the meaning side ranks every item the other
-    /// conditions allow, not only those holding a word, so a paraphrase still comes up.
-    @Test func anOrOfWordsIsHybridLikeTheWords() async throws {
-        let folder = try TemporaryFolder()
-        let index = try await Self.index(folder)
-        let hits = try await index.search(SearchQuery(.or([.fullText("garage"), .fullText("moisture")])))
-        let car = try #require(hits.first { $0.item.uniqueIdentifier == "car" })
-        let damp = try #require(hits.first { $0.item.uniqueIdentifier == "damp" })
-        #expect(!car.isNearInMeaningOnly && damp.isNearInMeaningOnly, "damp holds neither word; it is near 'moisture' in meaning")
-        // an OR holding anything but words stays a filter, searched by words alone
-        let mixed = try await index.search(SearchQuery(.or([.fullText("garage"), .domain("house")])))
-        #expect(Set(Self.identifiers(mixed)) == ["car", "boiler"])
-    }
-
     @Test func filtersApplyToTheVectorSide() async throws {
         let folder = try TemporaryFolder()
         let index = try await Self.index(folder)

@@ -74,21 +74,10 @@ public indirect enum QueryPredicate: Sendable, Hashable {
         return texts.isEmpty ? nil : texts.joined(separator: " ")
     }
 
-    /// The top-level words (what a hybrid search also embeds), else nil: a full-text term, or
-    /// an OR of terms ("any of these words"), whose meaning is the same words' meaning.
+    /// The top-level words (what a hybrid search also embeds), else nil.
     var topLevelWords: String? {
-        let texts = conjuncts.compactMap(\.wordsText)
+        let texts = conjuncts.compactMap { if case let .fullText(text, _) = $0 { text } else { nil } }
         return texts.isEmpty ? nil : texts.joined(separator: " ")
-    }
-
-    /// The words of a full-text term or of an OR of full-text terms, else nil.
-    private var wordsText: String? {
-        switch self {
-        case let .fullText(text, _): text
-        case .or(let parts) where !parts.isEmpty:
-            parts.allSatisfy({ if case .fullText = $0 { true } else { false } }) ? parts.compactMap(\.wordsText).joined(separator: " ") : nil
-        default: nil
-        }
     }
 
     /// The predicate with its top-level words searched by meaning instead (`WordsSearch.meaning`).
@@ -104,7 +93,8 @@ public indirect enum QueryPredicate: Sendable, Hashable {
         let kept = conjuncts.filter { part in
             switch part {
             case .meaning: !meaning
-            default: part.wordsText == nil || !words
+            case .fullText: !words
+            default: true
             }
         }
         return kept.count == 1 ? kept[0] : .and(kept)
