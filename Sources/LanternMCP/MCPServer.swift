@@ -3,20 +3,28 @@ import LocalModel
 
 /// An MCP server over stdio that serves Lantern tools to a client's model: `ask mcp`.
 ///
-/// It speaks the handshake revisions of the protocol (`ProtocolVersion`): `initialize` agrees a
-/// revision and says the server has tools, then `tools/list`, `tools/call` and `ping`, with
-/// `notifications/cancelled` ending a call in flight (which then gets no response, as the
-/// specification asks). Messages are JSON-RPC 2.0, one per line; a line that is not JSON, a
-/// message that is not a request and an unknown method get the JSON-RPC error for them, and
-/// the server reads on. A tool's failure, a wrong argument included, is a result with `isError`,
-/// which the client hands to its model to correct.
+/// It speaks both eras of the protocol (`ProtocolVersion`), deciding per request
+/// (`RequestRevision`). The handshake revisions (2025-11-25 and earlier): `initialize` agrees a
+/// revision for the process and says the server has tools, then `tools/list`, `tools/call` and
+/// `ping`. The stateless revision 2026-07-28: no handshake; every request names its revision
+/// and the client's capabilities in `_meta`, `server/discover` says the revisions, capabilities
+/// and identity, `tools/list` and `tools/call` are served under the revision the request names,
+/// and every result carries `resultType` and the server's identity (no `ping`: it was
+/// removed). In both, `notifications/cancelled` ends a call in flight (which then gets no
+/// response, as the specification asks). Messages are JSON-RPC 2.0, one per line; a line that
+/// is not JSON, a message that is not a request, an unknown method, a request naming no
+/// revision or one not served get the JSON-RPC error for them, and the server reads on. A
+/// tool's failure, a wrong argument included, is a result with `isError`, which the client
+/// hands to its model to correct.
 ///
 /// The tools come from `loadTools`, run once when serving starts: building an index can take
-/// minutes, and a client gives up on a server that does not answer `initialize`, so the
-/// handshake and `ping` are answered at once and `tools/list` and `tools/call` wait for the
-/// tools (a cancelled call stops waiting). If they cannot be had, those requests get the error.
+/// minutes, and a client gives up on a server that does not answer `initialize` or
+/// `server/discover`, so those and `ping` are answered at once and `tools/list` and
+/// `tools/call` wait for the tools (a cancelled call stops waiting). If they cannot be had,
+/// those requests get the error.
 public actor MCPServer {
-    /// Who the server says it is in `initialize`, and the instructions a client may give its model.
+    /// Who the server says it is (`initialize`'s `serverInfo`, every 2026-07-28 result's `_meta`),
+    /// and the instructions a client may give its model.
     public struct Identity: Sendable {
         public var name: String
         public var version: String
@@ -34,7 +42,8 @@ public actor MCPServer {
     private let tools = PendingValue<[ServedTool]>()
     private let writer: MessageWriter
     private let log: @Sendable (String) -> Void
-    /// The revision `initialize` agreed; nil before it.
+    /// The handshake revision `initialize` agreed; nil before it. Requests that name their own
+    /// revision in `_meta` neither need nor change it.
     private var version: String?
     /// Requests being worked on, by id, so `notifications/cancelled` can end them.
     private var inFlight: [JSONRPCID: Task<Void, Never>] = [:]
@@ -95,32 +104,51 @@ public actor MCPServer {
     }
 
     private func request(_ id: JSONRPCID, _ method: String, _ params: JSONValue) {
-        switch method {
-        case "initialize":
+        // `initialize` selects the handshake era whatever its `_meta` holds (2026-07-28
+        // basic/versioning: "An initialize request selects legacy semantics").
+        if method == "initialize" {
             do {
                 writer.respond(to: id, result: try initialize(params))
             } catch {
                 writer.respond(to: id, error: error)
             }
-        case "ping":
+            return
+        }
+        let declared: RequestRevision?
+        do {
+            declared = try RequestRevision.declared(in: params)
+        } catch {
+            writer.respond(to: id, error: error)
+            return
+        }
+        switch method {
+        case "server/discover":
+            guard let declared else {
+                writer.respond(to: id, error: Self.revisionMissing(method, handshake: false))
+                return
+            }
+            writer.respond(to: id, result: declared.result(discovery, server: serverInfo, caching: .discovery))
+        case "ping" where declared == nil:
+            // The handshake revisions' ping, answered before initialize too; 2026-07-28 has none.
             writer.respond(to: id, result: [:])
         case "tools/list", "tools/call":
-            guard let version else {
-                writer.respond(to: id, error: .invalidRequest("\(method) before initialize: send initialize first"))
+            guard let revision = declared ?? version.map(RequestRevision.agreed) else {
+                writer.respond(to: id, error: Self.revisionMissing(method, handshake: true))
                 return
             }
             guard inFlight[id] == nil else {
                 writer.respond(to: id, error: .invalidRequest("request id \(id) is already in use by a request in flight"))
                 return
             }
-            inFlight[id] = Task { [tools, writer, log] in
+            inFlight[id] = Task { [tools, writer, log, serverInfo] in
                 if await !tools.isResolved { log("request \(id) (\(method)) waits for the index to open") }
                 do {
-                    let result = method == "tools/list"
-                        ? Self.list(try await tools.value(), version: version)
-                        : try await Self.call(params, tools: tools.value(), version: version, log: log)
+                    let listing = method == "tools/list"
+                    let fields = listing
+                        ? Self.list(try await tools.value(), version: revision.version)
+                        : try await Self.call(params, tools: tools.value(), version: revision.version, log: log)
                     try Task.checkCancellation()
-                    writer.respond(to: id, result: result)
+                    writer.respond(to: id, result: revision.result(fields, server: serverInfo, caching: listing ? .toolListing : nil))
                 } catch let error as JSONRPCError {
                     writer.respond(to: id, error: error)
                 } catch is CancellationError {
@@ -133,6 +161,16 @@ public actor MCPServer {
         default:
             writer.respond(to: id, error: .methodNotFound(method))
         }
+    }
+
+    /// A request that names no revision in `_meta` when it needs one: 2026-07-28 requires the
+    /// revision and the client's capabilities there, and a request without them is malformed
+    /// (-32602). `handshake` says whether the method is also one of the handshake revisions',
+    /// which `initialize` would have let the request do without them.
+    private static func revisionMissing(_ method: String, handshake: Bool) -> JSONRPCError {
+        .invalidParams("\(method) names no protocol revision: put \"\(RequestRevision.protocolVersionKey)\": \"\(ProtocolVersion.perRequest[0])\" "
+            + "and \"\(RequestRevision.clientCapabilitiesKey)\" in params._meta"
+            + (handshake ? ", or send initialize first (\(ProtocolVersion.handshake.joined(separator: ", ")))" : ""))
     }
 
     private func finished(_ id: JSONRPCID) {
@@ -156,26 +194,44 @@ public actor MCPServer {
         }
     }
 
-    /// `initialize`: agrees a revision and says what the server has: tools, whose list does not change.
+    /// `initialize`: agrees a handshake revision and says what the server has.
     private func initialize(_ params: JSONValue) throws(JSONRPCError) -> JSONValue {
         if let version { throw .invalidRequest("already initialized (protocol \(version)); initialize is sent once") }
         guard let requested = params["protocolVersion"]?.stringValue else {
-            throw .invalidParams("initialize needs params.protocolVersion, the revision the client speaks (such as \"\(ProtocolVersion.supported[0])\")")
+            throw .invalidParams("initialize needs params.protocolVersion, the revision the client speaks (such as \"\(ProtocolVersion.handshake[0])\")")
         }
         let agreed = ProtocolVersion.negotiate(requested)
         version = agreed
         if agreed != requested { log("the client asked for protocol \(requested); answered with \(agreed)") }
-        var result: JSONObject = [
-            "protocolVersion": .string(agreed),
-            "capabilities": ["tools": ["listChanged": false]],
-            "serverInfo": ["name": .string(identity.name), "version": .string(identity.version)],
-        ]
-        if let instructions = identity.instructions { result["instructions"] = .string(instructions) }
+        var result = offer
+        result["protocolVersion"] = .string(agreed)
+        result["serverInfo"] = serverInfo
         return .object(result)
     }
 
+    /// `server/discover`'s fields: the revisions a request may name in `_meta` and what the
+    /// server has. The handshake revisions are not listed: a request cannot name them.
+    private var discovery: JSONObject {
+        var result = offer
+        result["supportedVersions"] = .array(ProtocolVersion.perRequest.map(JSONValue.string))
+        return result
+    }
+
+    /// What the server has, as `initialize` and `server/discover` both say it: tools, whose
+    /// list does not change, and the instructions a client may give its model.
+    private var offer: JSONObject {
+        var result: JSONObject = ["capabilities": ["tools": ["listChanged": false]]]
+        if let instructions = identity.instructions { result["instructions"] = .string(instructions) }
+        return result
+    }
+
+    /// Who the server is: `initialize`'s `serverInfo`, and from 2026-07-28 every result's `_meta`.
+    private var serverInfo: JSONValue {
+        ["name": .string(identity.name), "version": .string(identity.version)]
+    }
+
     /// `tools/list`: every tool, with `outputSchema` from the revision that has structured results.
-    private static func list(_ tools: [ServedTool], version: String) -> JSONValue {
+    private static func list(_ tools: [ServedTool], version: String) -> JSONObject {
         let structured = ProtocolVersion.hasStructuredContent(version)
         return ["tools": .array(tools.map { tool in
             var entry: JSONObject = ["name": .string(tool.name), "description": .string(tool.description),
@@ -188,7 +244,7 @@ public actor MCPServer {
     /// `tools/call`: the named tool run with the arguments. An unknown tool or arguments that
     /// are not an object are the request's error; anything the tool says is its result.
     private static func call(_ params: JSONValue, tools: [ServedTool], version: String,
-                             log: @Sendable (String) -> Void) async throws -> JSONValue {
+                             log: @Sendable (String) -> Void) async throws -> JSONObject {
         guard let name = params["name"]?.stringValue else {
             throw JSONRPCError.invalidParams("tools/call needs params.name, the name of a tool from tools/list")
         }
@@ -205,7 +261,7 @@ public actor MCPServer {
         if let structured = outcome.structured, ProtocolVersion.hasStructuredContent(version) {
             result["structuredContent"] = structured
         }
-        return .object(result)
+        return result
     }
 
     /// The start of a line that could not be read, for the error that quotes it.

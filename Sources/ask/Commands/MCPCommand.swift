@@ -11,8 +11,10 @@ struct MCPCommand: Command {
         tool: "ask", name: "mcp", abstract: "Serve the search and fetch tools over an index to an MCP client (stdio; no model is loaded).",
         discussion: [
             "Speaks the Model Context Protocol on stdin and stdout, one JSON-RPC message per line; progress and",
-            "log lines go to stderr. The index is opened in the background: the client connects at once, and its",
-            "tool calls wait until a folder or corpus is indexed. It ends when the client closes stdin.",
+            "log lines go to stderr. Revision 2026-07-28 (stateless: server/discover, each request's _meta) and the",
+            "handshake revisions 2025-11-25 to 2024-11-05 (initialize) are served side by side. The index is opened",
+            "in the background: the client connects at once, and its tool calls wait until a folder or corpus is",
+            "indexed. It ends when the client closes stdin.",
             "",
             "EXAMPLE, in an MCP client's configuration:",
             "  {\"mcpServers\": {\"notes\": {\"command\": \"/path/to/ask\", \"args\": [\"mcp\", \"--folder\", \"/home/me/notes\"]}}}",

@@ -163,7 +163,8 @@ def raw_checks(ask, corpus):
         return (message or {}).get("error", {}).get("code")
 
     check("raw: not JSON and a batch", sorted(code(m) for m in nulls) == [-32700, -32600], f"responses with a null id: {nulls}")
-    check("raw: tools/list before initialize", code(responses.get(1)) == -32600, f"response {responses.get(1)}")
+    # Neither a revision in _meta nor initialize: 2026-07-28 calls that malformed (-32602).
+    check("raw: tools/list before initialize", code(responses.get(1)) == -32602, f"response {responses.get(1)}")
     check("raw: an unknown revision gets the newest", (responses.get(2) or {}).get("result", {}).get("protocolVersion") == "2025-11-25",
           f"response {responses.get(2)}")
     check("raw: unknown method", code(responses.get(3)) == -32601 and "no/such/method" in responses[3]["error"]["message"],
