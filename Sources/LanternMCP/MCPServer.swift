@@ -58,8 +58,10 @@ public actor MCPServer {
         self.loadTools = loadTools
     }
 
-    /// Serves the messages in `lines` until they end (the client closed stdin); calls still
-    /// in flight then are cancelled.
+    /// Serves the messages in `lines` until they end (the client closed stdin), then answers
+    /// the calls still in flight before returning: a client that writes its requests and closes
+    /// its input (`printf … | ask mcp`) gets every answer, and one that wants to stop sooner
+    /// cancels them or ends the process, as the stdio transport has it.
     public func serve(_ lines: AsyncStream<String>) async {
         let loading = Task { [loadTools, tools, log] in
             do {
@@ -72,8 +74,8 @@ public actor MCPServer {
         for await line in lines {
             receive(line)
         }
+        for call in Array(inFlight.values) { await call.value }
         loading.cancel()
-        for call in inFlight.values { call.cancel() }
     }
 
     /// Reads one line and answers it, or starts the work that will.

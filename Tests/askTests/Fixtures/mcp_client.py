@@ -278,6 +278,27 @@ def raw_stateless_checks(ask, corpus):
     check(f"{era}: raw: exits 0 when stdin closes", status == 0, f"exit status {status}")
 
 
+def closed_input_check(ask, corpus):
+    """A client that writes its request and closes its input at once (`printf ... | ask mcp`)
+    still gets the answer: the server answers what it was asked before it stops, although
+    the index is still being built when the input ends."""
+    process = subprocess.Popen([ask, "mcp", "--corpus", corpus], stdin=subprocess.PIPE,
+                               stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+    deadline = threading.Timer(HANG_DEADLINE, process.kill)
+    deadline.daemon = True
+    deadline.start()
+    request = {"jsonrpc": "2.0", "id": 1, "method": "tools/call",
+               "params": {"name": "fetch_item", "arguments": {"id": "trail-011"}, "_meta": meta()}}
+    output, _ = process.communicate(json.dumps(request) + "\n")
+    deadline.cancel()
+    answers = [json.loads(line) for line in output.splitlines() if line.strip()]
+    answered = [m for m in answers if m.get("id") == 1]
+    check("closed input: the request sent before it is answered",
+          len(answered) == 1 and answered[0].get("result", {}).get("structuredContent", {}).get("id") == "trail-011",
+          f"output {output[:500]!r}")
+    check("closed input: exits 0", process.returncode == 0, f"exit status {process.returncode}")
+
+
 def main():
     ask, corpus = sys.argv[1], sys.argv[2]
     with tempfile.TemporaryDirectory() as folder:
@@ -293,6 +314,10 @@ def main():
                     check(f"{era}: sdk session", False, f"{type(error).__name__}: {error}; server stderr:\n{log.read()[-3000:]}")
     raw_handshake_checks(ask, corpus)
     raw_stateless_checks(ask, corpus)
+    with tempfile.TemporaryDirectory() as folder:
+        fresh = os.path.join(folder, "trails-closed-input.jsonl")
+        shutil.copyfile(corpus, fresh)
+        closed_input_check(ask, fresh)
     sys.exit(1 if failures else 0)
 
 
