@@ -53,11 +53,13 @@ let package = Package(
         .target(name: "Lantern", dependencies: ["LocalModel", "SearchIndex", "SearchTool", "Sentences", "TokenBudget", "Evaluations"]),
         // Lantern's tools served to another program's model: MCP over stdio (`ask mcp`).
         .target(name: "LanternMCP", dependencies: ["LocalModel", "SearchIndex", "SearchTool"]),
+        // Lantern's answers served over OpenAI's HTTP API (`ask serve`): Foundation and Glibc sockets only.
+        .target(name: "LanternOpenAI", dependencies: ["Lantern", "LocalModel"]),
         // The declarative command line ask, eval and bench share.
         .target(name: "CommandLineArguments", dependencies: ["SearchTool", "TokenBudget"]),
 
         .executableTarget(name: "eval", dependencies: ["Evaluations", "CommandLineArguments", "Lantern"]),
-        .executableTarget(name: "ask", dependencies: ["Lantern", "LanternMCP", "LocalModel", "SearchIndex", "SearchTool", "Evaluations", "TokenBudget", "VisionTools", "CEditLine", "CommandLineArguments"]),
+        .executableTarget(name: "ask", dependencies: ["Lantern", "LanternMCP", "LanternOpenAI", "LocalModel", "SearchIndex", "SearchTool", "Evaluations", "TokenBudget", "VisionTools", "CEditLine", "CommandLineArguments"]),
         .executableTarget(name: "bench", dependencies: ["Lantern", "LocalModel", "SearchIndex", "SearchTool", "Sentences", "VisionTools", "Evaluations", "CommandLineArguments"], path: "Benchmarks/bench"),
         // A child process the SearchIndex tests SIGKILL in the middle of a batch.
         .executableTarget(name: "lantern-index-crash-probe", dependencies: ["SearchIndex"],
