@@ -8,7 +8,7 @@ import Foundation
 enum Ask {
     static let version = "ask (Lantern) 0.1.0"
 
-    static let subcommands: [any Command.Type] = [IndexCommand.self, BudgetCommand.self, InfoCommand.self, ModelsCommand.self, MCPCommand.self]
+    static let subcommands: [any Command.Type] = [IndexCommand.self, BudgetCommand.self, InfoCommand.self, ModelsCommand.self, MCPCommand.self, ServeCommand.self]
 
     static func main() async {
         let code = await run(Array(CommandLine.arguments.dropFirst()))
