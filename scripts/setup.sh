@@ -3,7 +3,8 @@
 # there. Safe to run again and again (CI runs it every time on a fresh machine).
 #
 #   scripts/setup.sh            system packages + the default model + the default embedding model
-#                               + the mcp Python SDK the tests drive `ask mcp` with
+#                               + the mcp Python SDK and the openai library the tests drive
+#                               `ask mcp` and `ask serve` with
 #   scripts/setup.sh --gpu      also the optional GPU backends for ggml (Vulkan; CUDA where offered)
 #   scripts/setup.sh --model NAME   also an optional model from models.lock, checked against its
 #                               sha256 (repeatable): the panel's gemma-3-270m (a second chat family,
@@ -132,10 +133,11 @@ fi
 upgrade_what_unstable_openssl_breaks
 pkg-config --exists llama sqlite3 tesseract lept zbar || { say "pkg-config cannot find llama, sqlite3, tesseract, lept or zbar after install"; exit 1; }
 
-# --- the MCP client ---------------------------------------------------------------------------
-# The askTests drive `ask mcp` with the real `mcp` Python SDK, pinned in
-# Tests/askTests/Fixtures/mcp-client-requirements.txt, in a virtual environment of its own (its
-# dependencies would otherwise move the machine's Python packages); .build-* is not committed.
+# --- the MCP and OpenAI clients ---------------------------------------------------------------
+# The askTests drive `ask mcp` with the real `mcp` Python SDK and `ask serve` with the real
+# `openai` library, pinned in Tests/askTests/Fixtures/{mcp,openai}-client-requirements.txt, in a
+# virtual environment of their own (their dependencies would otherwise move the machine's Python
+# packages); .build-* is not committed.
 mcp_client=.build-mcp-client
 if [ ! -x "$mcp_client/bin/python" ]; then
   if ! python3 -m venv "$mcp_client" >/dev/null 2>&1; then
@@ -146,8 +148,9 @@ if [ ! -x "$mcp_client/bin/python" ]; then
     python3 -m venv "$mcp_client"
   fi
 fi
-# pip only goes to the package index when the pinned version is not the one installed.
-"$mcp_client/bin/python" -m pip install -q --disable-pip-version-check -r Tests/askTests/Fixtures/mcp-client-requirements.txt
+# pip only goes to the package index when a pinned version is not the one installed.
+"$mcp_client/bin/python" -m pip install -q --disable-pip-version-check \
+  -r Tests/askTests/Fixtures/mcp-client-requirements.txt -r Tests/askTests/Fixtures/openai-client-requirements.txt
 
 # --- the default models -----------------------------------------------------------------------
 # models.lock is the single source of truth: name, file, sha256, size, source. The embedding
