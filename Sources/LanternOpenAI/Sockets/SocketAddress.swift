@@ -58,16 +58,19 @@ public struct SocketAddress: Sendable, CustomStringConvertible {
             address.sin_family = sa_family_t(AF_INET)
             address.sin_port = port.bigEndian
             withUnsafeMutableBytes(of: &address.sin_addr) { $0.copyBytes(from: bytes) }
-            return withUnsafePointer(to: &address) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { body($0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-            }
+            return Self.withGeneric(&address, body)
         }
         var address = sockaddr_in6()
         address.sin6_family = sa_family_t(AF_INET6)
         address.sin6_port = port.bigEndian
         withUnsafeMutableBytes(of: &address.sin6_addr) { $0.copyBytes(from: bytes) }
-        return withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { body($0, socklen_t(MemoryLayout<sockaddr_in6>.size)) }
+        return Self.withGeneric(&address, body)
+    }
+
+    /// `address` (a `sockaddr_in` or `sockaddr_in6`) seen as the generic `sockaddr`, with its size.
+    private static func withGeneric<Address, Result>(_ address: inout Address, _ body: (UnsafePointer<sockaddr>, socklen_t) -> Result) -> Result {
+        withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { body($0, socklen_t(MemoryLayout<Address>.size)) }
         }
     }
 }
