@@ -8,6 +8,8 @@ import LocalModel
 /// clients and the front ends built on them ask Lantern's grounded questions. The model is
 /// loaded once and the index opened once, both before the server listens; each request is one
 /// question answered as `ask` answers it, with the sources under `lantern` in the response.
+/// The system turn's KV state goes to the prompt cache as `ask`'s does, so a restarted server
+/// does not decode it again.
 struct ServeCommand: Command {
     static let configuration = CommandConfiguration(
         tool: "ask", name: "serve", abstract: "Answer questions over an index through an OpenAI-compatible HTTP API (/v1/chat/completions, /v1/models).",
