@@ -23,11 +23,7 @@ struct QuestionCommand: Command {
         subcommands: Ask.subcommands.map { .init(name: $0.configuration.name, abstract: $0.configuration.abstract) },
         version: Ask.version)
 
-    @Option(.model) var model: String?
-    @Option(.context) var context: ContextWindow?
-    @OptionGroup var placement: PlacementOptions
-    @Option(.threads) var threads: Int?
-    @Option(.chatTemplate) var chatTemplate: String?
+    @OptionGroup var modelFlags: ModelLoadingOptions
     @OptionGroup var data: DataOptions
     @OptionGroup var guide: GuideOptions
     @Option("image", .text("FILE[:label]"),
@@ -43,9 +39,7 @@ struct QuestionCommand: Command {
     var noPromptCache: Bool
     @Argument("QUESTION", help: "The question (several words are joined); none opens the interactive prompt.") var words: [String]
 
-    var modelOptions: ModelOptions {
-        ModelOptions(model: model, context: context, placement: placement, threads: threads, chatTemplate: chatTemplate, promptCache: !noPromptCache)
-    }
+    var modelOptions: ModelOptions { modelFlags.options(promptCache: !noPromptCache) }
 
     func run() async throws -> Int32 {
         // the mistakes the options cannot see alone, before anything is loaded
@@ -70,7 +64,7 @@ struct QuestionCommand: Command {
         var answerer = QuestionAnswerer(model: model, setup: setup)
         answerer.attachments = imageOptions.attachments
         answerer.extraTools = imageOptions.tools
-        answerer.window = context
+        answerer.window = modelFlags.context
         answerer.maximumTokens = maximumTokens
         answerer.thinking = thinking
         answerer.answerStyle = answerStyle

@@ -27,11 +27,7 @@ struct ServeCommand: Command {
             "  curl http://127.0.0.1:8080/v1/chat/completions -d '{\"model\": \"SmolLM2-135M-Instruct.Q4_1\", \"messages\": [{\"role\": \"user\", \"content\": \"Where did I camp?\"}]}'",
         ])
 
-    @Option(.model) var model: String?
-    @Option(.context) var context: ContextWindow?
-    @OptionGroup var placement: PlacementOptions
-    @Option(.threads) var threads: Int?
-    @Option(.chatTemplate) var chatTemplate: String?
+    @OptionGroup var modelFlags: ModelLoadingOptions
     @OptionGroup var data: DataOptions
     @OptionGroup var guide: GuideOptions
     @Option(.answer) var answerStyle: GenerationOptions.AnswerStyle
@@ -62,17 +58,17 @@ struct ServeCommand: Command {
         guard address.isLoopback || key != nil else {
             throw Self.usageError("--host \(host) is reachable from other machines, which could then read the index: give --api-key KEY (or set \(Self.apiKeyVariable)), or listen on 127.0.0.1")
         }
-        var loader = ModelOptions(model: model, context: context, placement: placement, threads: threads, chatTemplate: chatTemplate,
-                                  promptCache: true).loader
+        let modelOptions = modelFlags.options(promptCache: true)
+        var loader = modelOptions.loader
         loader.configuration.parallelSessions = parallel
         _ = try loader.locate()
 
         let opened = try await data.opener.open(selection)
         let setup = try await SearchSetup(index: opened.index, guide: guide.level, format: guide.format)
         let (model, loadDuration) = try await loader.load()
-        try ModelOptions(model: self.model, context: context).checkContext(for: model)
+        try modelOptions.checkContext(for: model)
         var answerer = QuestionAnswerer(model: model, setup: setup)
-        answerer.window = context
+        answerer.window = modelFlags.context
         answerer.answerStyle = answerStyle
         answerer.loadDuration = loadDuration
 
