@@ -10,7 +10,6 @@ import Testing
         ("notes/lake-trip.md", "# Lake Trip\n\nWe swam in the alpine lake below the ridge.\n"),
         ("notes/deep/gear.txt", "Pack spare batteries for the headlamp and a water filter.\n"),
         ("todo.md", "# Todo\n\nRenew the parking permit.\n"),
-        ("ferry.html", "<html><head><title>Ferry Timetable</title></head><body><p>The ferry leaves at nine.</p></body></html>"),
     ]
 
     /// A folder with the files, and a tool over it whose private index sits beside it.
@@ -54,18 +53,5 @@ import Testing
         for result in results {
             #expect(result.keys == ["id"] + fetch.map(\.rawValue))
         }
-    }
-
-    /// A file titled only by its name offers no title to quote (an answer that quotes
-    /// "gear.txt" tells nothing); a title the file holds (HTML's <title>) is quotable.
-    @Test func aFileNameIsNoQuotableTitle() async throws {
-        let (tool, folder) = try Self.tool(fetch: [.title])
-        let gear = try await tool.result(for: try #require(JSONValue.query(["terms": ["batteries"]])))
-        let gearSource = try #require(gear.sources.first { $0.id == folder.appendingPathComponent("notes/deep/gear.txt").path })
-        #expect(gear.text.contains("gear.txt"), "the model still reads the name: \(gear.text)")
-        #expect(!gearSource.text.contains("gear.txt") && gearSource.text.contains("spare batteries"))
-        let ferry = try await tool.result(for: try #require(JSONValue.query(["terms": ["ferry"]])))
-        let ferrySource = try #require(ferry.sources.first { $0.id == folder.appendingPathComponent("ferry.html").path })
-        #expect(ferrySource.text.split(separator: "\n").first == "Ferry Timetable")
     }
 }

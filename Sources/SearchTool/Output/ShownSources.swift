@@ -5,9 +5,7 @@ import SearchIndex
 /// (`CitableSource`): an item counts when its identifier is in the output's text (a row the
 /// size limit cut is not), and its text is what the model read of it: the title, description
 /// and text among the fetched attributes and its best passage's snippet, or, for a fetched
-/// item, the whole rendering. A file whose only title is its name ("field-log.pdf") offers no
-/// title to quote: a name is not a sentence the file holds, and an answer that quotes one tells
-/// the reader nothing.
+/// item, the whole rendering.
 enum ShownSources {
     /// The attributes whose text a quote may be taken from, when a result row shows them.
     static let quotable: [SearchableItemAttribute] = [.title, .contentDescription, .textContent]
@@ -19,8 +17,7 @@ enum ShownSources {
         let shown = quotable.filter(attributes.contains)
         return items.filter { text.contains(TextFraming.neutralized($0.uniqueIdentifier)) }.map { item in
             let match = passages[item.uniqueIdentifier]
-            let lines = shown.filter { $0 != .title || !item.isTitledByFileName }.compactMap { item.attributeSet[$0].map(attributeText) }
-                + [match.map { TextFraming.neutralized($0.snippet) } ?? ""]
+            let lines = shown.compactMap { item.attributeSet[$0].map(attributeText) } + [match.map { TextFraming.neutralized($0.snippet) } ?? ""]
             return CitableSource(id: item.uniqueIdentifier, text: lines.filter { !$0.isEmpty }.joined(separator: "\n"),
                                  location: match.flatMap { $0.passage.count > 1 ? $0.passage.location.description : nil })
         }
@@ -52,14 +49,5 @@ enum ShownSources {
         case .strings(let texts): texts.map(TextFraming.neutralized).joined(separator: ", ")
         case .number, .date: ""
         }
-    }
-}
-
-private extension SearchableItem {
-    /// Whether the title is only the file's name: `FileSource` titles a file without a title of
-    /// its own (a PDF, a text file) after the last component of its path, its identifier. The
-    /// name is read from the identifier because a result row holds only the fetched attributes.
-    var isTitledByFileName: Bool {
-        attributeSet.title.map { uniqueIdentifier.hasSuffix("/" + $0) } ?? false
     }
 }
