@@ -148,8 +148,13 @@ if [ ! -x "$mcp_client/bin/python" ]; then
     python3 -m venv "$mcp_client"
   fi
 fi
-# pip only goes to the package index when a pinned version is not the one installed.
-"$mcp_client/bin/python" -m pip install -q --disable-pip-version-check \
+# pip only goes to the package index when a pinned version is not the one installed. A venv's
+# own pip trusts only the certificates bundled with it, not the system's store that Debian's pip
+# reads (on a fresh machine it failed certificate checks), so it is given the system's store.
+certificates=${PIP_CERT:-/etc/ssl/certs/ca-certificates.crt}
+certificate_option=()
+[ -f "$certificates" ] && certificate_option=(--cert "$certificates")
+"$mcp_client/bin/python" -m pip install -q --disable-pip-version-check "${certificate_option[@]}" \
   -r Tests/askTests/Fixtures/mcp-client-requirements.txt -r Tests/askTests/Fixtures/openai-client-requirements.txt
 
 # --- the default models -----------------------------------------------------------------------
