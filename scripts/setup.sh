@@ -140,21 +140,20 @@ pkg-config --exists llama sqlite3 tesseract lept zbar || { say "pkg-config canno
 # packages); .build-* is not committed.
 mcp_client=.build-mcp-client
 if [ ! -x "$mcp_client/bin/python" ]; then
-  if ! python3 -m venv "$mcp_client" >/dev/null 2>&1; then
+  if ! python3 -m venv --without-pip "$mcp_client" >/dev/null 2>&1; then
     rm -rf "$mcp_client"
     say "installing python3-venv"
     apt_update
     as_root apt-get install -y -q --no-install-recommends python3-venv >/dev/null
-    python3 -m venv "$mcp_client"
+    python3 -m venv --without-pip "$mcp_client"
   fi
 fi
-# pip only goes to the package index when a pinned version is not the one installed. A venv's
-# own pip trusts only the certificates bundled with it, not the system's store that Debian's pip
-# reads (on a fresh machine it failed certificate checks), so it is given the system's store.
-certificates=${PIP_CERT:-/etc/ssl/certs/ca-certificates.crt}
-certificate_option=()
-[ -f "$certificates" ] && certificate_option=(--cert "$certificates")
-"$mcp_client/bin/python" -m pip install -q --disable-pip-version-check "${certificate_option[@]}" \
+# The machine's own pip installs into the venv (--python): it reaches the package index with the
+# trust and settings this machine gives it, as fetch-model's downloads do. A venv's bundled pip
+# trusts only its own certificates, and neither they nor the system store were enough on a fresh
+# machine behind a proxy with its own certificate authority. pip goes to the index only when a
+# pinned version is not the one installed.
+python3 -m pip --python "$mcp_client/bin/python" install -q --disable-pip-version-check \
   -r Tests/askTests/Fixtures/mcp-client-requirements.txt -r Tests/askTests/Fixtures/openai-client-requirements.txt
 
 # --- the default models -----------------------------------------------------------------------
