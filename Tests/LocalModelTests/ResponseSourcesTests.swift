@@ -32,7 +32,9 @@ struct ResponseSourcesTests {
 
     @Test func headersBracketsAndFragmentsAreNoCandidates() {
         let source = CitableSource(id: "note", text: "text (passage 0 of 1, line 1):\nThe boiler lost pressure.\n[text cut: 80 more characters left out]\n---\nIt was fixed.")
-        let output = Transcript.Entry.toolOutput(.init(id: "call", toolName: "tool", text: "", sources: [source], isError: false))
-        #expect(ResponseSources([output]).sentences == ["The boiler lost pressure.", "It was fixed."])
+        // the zlib licence's snippet, cut after "It": SmolLM2's whole answer was "It… [1]"
+        let snippet = CitableSource(id: "copyright", text: "…version of the zlib compression\n library.  It…")
+        let output = Transcript.Entry.toolOutput(.init(id: "call", toolName: "tool", text: "", sources: [source, snippet], isError: false))
+        #expect(ResponseSources([output]).sentences == ["The boiler lost pressure.", "It was fixed.", "…version of the zlib compression library."])
     }
 }

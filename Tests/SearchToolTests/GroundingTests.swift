@@ -57,6 +57,21 @@ import Testing
         #expect(text.contains("these have at least one"))
     }
 
+    /// A search whose only term no item holds ("What does the zlib licence allow?" searched
+    /// "allow" in a folder whose licence never says it) is run again with the question's own
+    /// words, and says so; as written it finds nothing.
+    @Test func termsNoItemHoldsAreReplacedByTheQuestionsWords() async throws {
+        let query: JSONObject = ["terms": ["according"]]
+        let asWritten = try await run(query, question: nil)
+        #expect(asWritten.reply.content.items.isEmpty)
+        let (text, reply) = try await run(query, question: "What happened to my headlamp, according to my notes?")
+        #expect(reply.content.items.first?.uniqueIdentifier == "trail-004", "\(reply.content.items.map(\.uniqueIdentifier))")
+        #expect(reply.adjustments.map(\.kind) == [.replaced])
+        #expect(reply.adjustments.first?.reason.contains("\"headlamp\"") == true)
+        #expect(reply.adjustments.first?.reason.contains("\"according\"") == false)
+        for adjustment in reply.adjustments { #expect(text.contains(adjustment.description)) }
+    }
+
     @Test func filterOnAValueTheQuestionDoesNotNameIsRelaxedWhenNothingMatches() async throws {
         let query: JSONObject = ["terms": ["waterfall"], "filters": [["attribute": "stateOrProvince", "op": "is", "value": "Washington"]]]
         let (_, reply) = try await run(query, question: "Which trails have waterfall views?")

@@ -45,17 +45,25 @@ struct ResponseSources: Sendable, Hashable {
 
     /// Every sentence of every source with the source it came from, each pair once, in order.
     /// Left out: a sentence with a bracket ("[text cut: 80 more characters left out]"), which in
-    /// an answer would read as a citation marker, a fragment without a letter or digit, and a
-    /// header that ends in ":" ("text (passage 0 of 1):"), which says nothing on its own.
+    /// an answer would read as a citation marker, a fragment without a letter or digit, a
+    /// header that ends in ":" ("text (passage 0 of 1):"), and the scrap a snippet's cut leaves
+    /// ("It…"), none of which says anything on its own.
     var evidence: [Evidence] {
         var seen = Set<String>()
         return sources.flatMap { source in
             SentenceSplitter.sentences(in: source.text).compactMap { sentence in
                 guard !sentence.contains(where: { $0 == "[" || $0 == "]" }), !sentence.hasSuffix(":"),
-                      sentence.contains(where: { $0.isLetter || $0.isNumber }) else { return nil }
+                      sentence.contains(where: { $0.isLetter || $0.isNumber }), !Self.isCutScrap(sentence) else { return nil }
                 return seen.insert(source.id + "\u{0}" + sentence).inserted ? Evidence(sentence: sentence, sourceID: source.id, kind: source.kind) : nil
             }
         }
+    }
+
+    /// Whether `sentence` is what a snippet's cut left of one: "…" at an end and fewer than
+    /// three words.
+    static func isCutScrap(_ sentence: String) -> Bool {
+        guard sentence.hasPrefix("…") || sentence.hasSuffix("…") else { return false }
+        return sentence.split(whereSeparator: { !($0.isLetter || $0.isNumber) }).count < 3
     }
 
     /// Every sentence of every source, each once, in order: what a quote field may hold

@@ -51,6 +51,9 @@ struct QuestionGrounding: Sendable, Hashable {
     private(set) var knowsQuestion = false
     /// The question's words, lower-cased, in order (for numbers and names a query uses).
     private var words: [String] = []
+    /// The question's words a search may use (`QuestionVocabulary.words`): what a search
+    /// whose own terms no item holds falls back on.
+    private(set) var searchWords: [String] = []
 
     /// No question known: a query runs as written.
     static let none = QuestionGrounding()
@@ -60,6 +63,7 @@ struct QuestionGrounding: Sendable, Hashable {
     init(question: String, facts: IndexFacts) {
         knowsQuestion = true
         words = Self.tokens(question)
+        searchWords = QuestionVocabulary.words(in: question)
         let text = " " + words.joined(separator: " ") + " "
         for (attribute, values) in facts.values.sorted(by: { $0.key.rawValue < $1.key.rawValue }) {
             let named = values.filter { value in

@@ -1,7 +1,8 @@
 /// One change the search tool made to the query the model wrote, from what the question
 /// grounds (`QuestionGrounding`): a condition the question states that the query left out, a
-/// term read as the attribute value it is, or a condition with no ground in the question given
-/// up because the search found nothing with it. Replies carry them so `ask`, `eval` and the
+/// term read as the attribute value it is, a condition with no ground in the question given up
+/// because the search found nothing with it, or terms no item holds searched as the question's
+/// own words. Replies carry them so `ask`, `eval` and the
 /// trace can say what ran; the model reads the same sentences in the result's notes.
 public struct QueryAdjustment: Sendable, Hashable, CustomStringConvertible {
     public enum Kind: String, Sendable, Hashable {
@@ -11,6 +12,8 @@ public struct QueryAdjustment: Sendable, Hashable, CustomStringConvertible {
         case readAsValue
         /// A condition the question gives no ground for, dropped after the query found nothing.
         case relaxed
+        /// Terms no item holds, replaced by the question's own words.
+        case replaced
     }
 
     public var kind: Kind
@@ -32,6 +35,7 @@ public struct QueryAdjustment: Sendable, Hashable, CustomStringConvertible {
         case .added: "Added"
         case .readAsValue: "Read as a value"
         case .relaxed: "Relaxed"
+        case .replaced: "Replaced"
         }
         return "\(verb) \(condition): \(reason)"
     }

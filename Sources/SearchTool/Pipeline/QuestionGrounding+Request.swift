@@ -77,6 +77,24 @@ extension QuestionGrounding {
             kind: .relaxed, condition: "terms \(terms)", reason: "no item that meets the question's conditions holds them")]))
     }
 
+    /// The request searching the question's own words in place of its terms, for when no item
+    /// holds them (the pipeline checks): a model that searched "allow" for "What does the zlib licence allow?" finds the
+    /// licence by "zlib". The question's conditions and the model's grounded filters stay; the
+    /// words go in as any-term (ranked by how rare each is). Nil when the question has no word
+    /// the request did not already try.
+    func withQuestionWords(_ request: SearchRequest) -> Adjusted? {
+        guard knowsQuestion, !request.terms.isEmpty else { return nil }
+        let tried = Set(request.terms.map { $0.lowercased() })
+        let fresh = searchWords.filter { !tried.contains($0) }
+        guard !fresh.isEmpty else { return nil }
+        var replaced = request
+        replaced.terms = fresh
+        let terms = request.terms.map { "\"\($0)\"" }.joined(separator: ", ")
+        let words = fresh.map { "\"\($0)\"" }.joined(separator: ", ")
+        return Adjusted(request: replaced, adjustments: [QueryAdjustment(
+            kind: .replaced, condition: "terms \(terms)", reason: "no item holds them; searched the question's words \(words)")])
+    }
+
     /// A value's words, lower-cased, for comparing a term with it.
     private static func phrase(_ text: String) -> String { tokens(text).joined(separator: " ") }
 

@@ -68,8 +68,9 @@ struct SearchPipeline: Sendable {
     /// best passages.
     /// The question's conditions are added first; when nothing matches, the conditions without
     /// ground are given up in `QuestionGrounding.relaxations` order, then all terms but one, then
-    /// the terms when the question's conditions alone select items. A step is kept only when it
-    /// finds something; the adjustments say each step kept.
+    /// the terms when the question's conditions alone select items, then the terms are replaced
+    /// by the question's own words. A step is kept only when it finds something; the adjustments
+    /// say each step kept.
     func run(emit: (SearchPipelineData, _ stage: Int, _ isLast: Bool, _ passages: [String: PassageMatch],
                     _ adjustments: [QueryAdjustment]) -> Void) async throws -> Outcome {
         var pipeline = self
@@ -93,6 +94,11 @@ struct SearchPipeline: Sendable {
             }
         }
         if found.matched == 0, let step = grounding.withoutTerms(request), let relaxed = try await relaxedSearch(with: step) {
+            (predicates, found, anyTerm) = relaxed
+            adjustments += step.adjustments
+        }
+        if found.matched == 0, let step = grounding.withQuestionWords(request), try await noItemHoldsTheTerms(),
+           let relaxed = try await relaxedSearch(with: step) {
             (predicates, found, anyTerm) = relaxed
             adjustments += step.adjustments
         }
@@ -138,6 +144,15 @@ struct SearchPipeline: Sendable {
         guard found.matched > 0 else { return nil }
         request = step.request
         return (predicates, found, anyTerm)
+    }
+
+    /// Whether no item of any source holds any of the request's terms, whatever its conditions:
+    /// the terms, not the conditions, are then why nothing matched ("waterfall" in Arizona finds
+    /// nothing because no Arizona trail has one, and that is the answer).
+    private func noItemHoldsTheTerms() async throws -> Bool {
+        let anyTerm = QueryPredicate.or(request.terms.map { .fullText($0) })
+        for source in sources where try await source.index.count(where: anyTerm) > 0 { return false }
+        return true
     }
 
     // MARK: The search
