@@ -28,19 +28,20 @@ public struct RepeatedSpanStop: Sendable, Hashable {
         return spans
     }
 
-    /// Follows one generation's text as it arrives.
-    struct Watch {
+    /// Follows one generation's text as it arrives (a remote model's conversation watches
+    /// the streamed text with it, as the engine watches its own).
+    package struct Watch {
         let stop: RepeatedSpanStop
         private var seen: Set<String>
         private var unread = ""
 
-        init(_ stop: RepeatedSpanStop) {
+        package init(_ stop: RepeatedSpanStop) {
             self.stop = stop
             seen = stop.earlierSpans
         }
 
         /// Adds newly generated text; true when a span just closed that was seen before.
-        mutating func repeats(after text: String) -> Bool {
+        package mutating func repeats(after text: String) -> Bool {
             unread += text
             // a close that is new ends within the new text: look no further back than that
             let newTail = unread.index(unread.endIndex, offsetBy: -(text.count + stop.close.count - 1), limitedBy: unread.startIndex) ?? unread.startIndex

@@ -32,15 +32,16 @@ public struct RepeatedTextStop: Sendable, Hashable {
         return nil
     }
 
-    /// Follows one generation's text as it arrives.
-    struct Watch {
+    /// Follows one generation's text as it arrives (a remote model's conversation watches
+    /// the streamed text with it, as the engine watches its own).
+    package struct Watch {
         let stop: RepeatedTextStop
         private var tail: [UInt8] = []
 
-        init(_ stop: RepeatedTextStop) { self.stop = stop }
+        package init(_ stop: RepeatedTextStop) { self.stop = stop }
 
         /// Adds newly generated text; true when the output now ends in a repeated span.
-        mutating func repeats(after text: String) -> Bool {
+        package mutating func repeats(after text: String) -> Bool {
             guard !text.isEmpty else { return false }
             tail += text.utf8
             let keep = stop.maximumBytes * stop.copies
