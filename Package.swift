@@ -11,6 +11,7 @@ let package = Package(
         .library(name: "TokenBudget", targets: ["TokenBudget"]),
         .library(name: "Sentences", targets: ["Sentences"]),
         .library(name: "LocalModel", targets: ["LocalModel"]),
+        .library(name: "RemoteModel", targets: ["RemoteModel"]),
         .library(name: "SearchIndex", targets: ["SearchIndex"]),
         .library(name: "SearchTool", targets: ["SearchTool"]),
         .library(name: "Evaluations", targets: ["Evaluations"]),
@@ -39,6 +40,8 @@ let package = Package(
         // Sentences as a person reads them: what passages, snippets, vectors and quotes share.
         .target(name: "Sentences", dependencies: ["CSentenceBreak"]),
         .target(name: "LocalModel", dependencies: ["CLlama", "TokenBudget", "Sentences"]),
+        // A model on a server (llama-server, vLLM) as a `LanguageModel`: Foundation and Glibc sockets only.
+        .target(name: "RemoteModel", dependencies: ["LocalModel", "TokenBudget"]),
         // FTS5's tokenizer hook and per-word shortlists, in C because they run for every word indexed.
         .target(name: "CFullText", dependencies: ["CSQLite"]),
         // The dot products of a search by meaning, in C for the CPU's own vector instructions.
