@@ -53,7 +53,7 @@ let package = Package(
         .target(name: "VisionTools", dependencies: ["LocalModel", "CTesseract", "CZBar"]),
         // The umbrella an app imports, and the app layer every front end calls: the models.lock
         // lookup and model loading, opening or building an index from its source.
-        .target(name: "Lantern", dependencies: ["LocalModel", "SearchIndex", "SearchTool", "Sentences", "TokenBudget", "Evaluations"]),
+        .target(name: "Lantern", dependencies: ["LocalModel", "RemoteModel", "SearchIndex", "SearchTool", "Sentences", "TokenBudget", "Evaluations"]),
         // Lantern's tools served to another program's model: MCP over stdio (`ask mcp`).
         .target(name: "LanternMCP", dependencies: ["LocalModel", "SearchIndex", "SearchTool"]),
         // Lantern's answers served over OpenAI's HTTP API (`ask serve`): Foundation and Glibc sockets only.

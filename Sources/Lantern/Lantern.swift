@@ -21,6 +21,7 @@
 /// print(try await session.respond(to: "What did I write about the garden?").content)
 /// ```
 @_exported import LocalModel
+@_exported import RemoteModel
 @_exported import SearchIndex
 @_exported import SearchTool
 @_exported import Sentences
