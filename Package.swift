@@ -85,9 +85,12 @@ let package = Package(
         .testTarget(name: "SentencesTests", dependencies: ["Sentences"]),
         // Stand-ins for ggml-rpc-servers a real one cannot play, for the LocalModel and ask tests.
         .target(name: "RPCStandIn", dependencies: ["LocalModel"], path: "Tests/RPCStandIn"),
-        // The real model the tests that generate load: the default, or $LANTERN_TEST_MODEL's file.
-        .target(name: "TestModelSupport", dependencies: ["LocalModel"], path: "Tests/TestModelSupport"),
+        // The real model the tests that generate load: the default, or $LANTERN_TEST_MODEL's file;
+        // and llama-server started on it, for the remote model's tests.
+        .target(name: "TestModelSupport", dependencies: ["LocalModel", "RemoteModel"], path: "Tests/TestModelSupport"),
         .testTarget(name: "LocalModelTests", dependencies: ["LocalModel", "RPCStandIn", "TestModelSupport"], exclude: ["Fixtures"]),
+        // Against a real llama-server the tests start.
+        .testTarget(name: "RemoteModelTests", dependencies: ["RemoteModel", "LocalModel", "SearchTool", "SearchIndex", "TestModelSupport"]),
         .testTarget(name: "SearchIndexTests", dependencies: ["SearchIndex"], exclude: ["Fixtures"]),
         .testTarget(name: "EvaluationsTests", dependencies: ["Evaluations", "TestModelSupport"]),
         .testTarget(name: "SearchToolTests", dependencies: ["SearchTool", "SearchIndex", "LocalModel", "TestModelSupport"]),
