@@ -63,7 +63,7 @@ let package = Package(
 
         .executableTarget(name: "eval", dependencies: ["Evaluations", "CommandLineArguments", "Lantern"]),
         .executableTarget(name: "ask", dependencies: ["Lantern", "LanternMCP", "LanternOpenAI", "LocalModel", "SearchIndex", "SearchTool", "Evaluations", "TokenBudget", "VisionTools", "CEditLine", "CommandLineArguments"]),
-        .executableTarget(name: "bench", dependencies: ["Lantern", "LocalModel", "SearchIndex", "SearchTool", "Sentences", "VisionTools", "Evaluations", "CommandLineArguments"], path: "Benchmarks/bench"),
+        .executableTarget(name: "bench", dependencies: ["Lantern", "LocalModel", "RemoteModel", "SearchIndex", "SearchTool", "Sentences", "VisionTools", "Evaluations", "CommandLineArguments"], path: "Benchmarks/bench"),
         // A child process the SearchIndex tests SIGKILL in the middle of a batch.
         .executableTarget(name: "lantern-index-crash-probe", dependencies: ["SearchIndex"],
                           path: "Tests/SearchIndexCrashProbe"),

@@ -106,7 +106,7 @@ enum ConcurrencyBenchmark {
             rows: rows,
             notes: [
                 "Each session generates exactly \(generatedTokens) tokens; aggregate = N × \(generatedTokens) / the wall time from the first start to the last finish (prefill of the cached prompt included). Latency is each session's own start to finish.",
-                "Lantern: one InferenceContext of \(sessionContext) tokens per session on one LocalModel with parallelSessions \(counts.max() ?? 1) (one llama.cpp context, a sequence per session, their decodes in one batch), all started at once from a task group. Peer: one request per thread (LocalHTTP blocks in recv on a thread of its own per request).",
+                "Lantern: one InferenceContext of \(sessionContext) tokens per session on one LocalModel with parallelSessions \(counts.max() ?? 1) (one llama.cpp context, a sequence per session, their decodes in one batch), all started at once from a task group. Peer: one request per thread (HTTPClient blocks in recv on a thread of its own per request).",
                 "Greedy texts identical to the peer's in the last round: \(agreement.joined(separator: ", ")).",
                 "What batching can give here, without a server: llama-batched-bench's generation speed (S_TG) with N sequences decoded in one batch (one run): \(zip(counts, ceiling).map { String(format: "%.0f tokens/s at N = %d", $1, $0) }.joined(separator: ", ")).",
             ])

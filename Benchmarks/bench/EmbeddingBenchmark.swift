@@ -3,6 +3,7 @@ import Evaluations
 import Foundation
 import Lantern
 import LocalModel
+import RemoteModel
 
 /// Section "embedding" (issue 29 §5, its first part): embedding throughput, passages per second,
 /// through Lantern's `EmbeddingModel` and through `llama-server --embeddings` — the peer a user
@@ -154,7 +155,7 @@ extension LlamaServer {
     func embeddings(_ texts: [String]) async throws -> (vectors: [[Float]], promptTokens: Int, seconds: Double) {
         let body = try JSONSerialization.data(withJSONObject: ["input": texts])
         let start = ContinuousClock.now
-        let response = try await LocalHTTP.request(port: port, method: "POST", path: "/v1/embeddings", json: body, timeout: 600)
+        let response = try await HTTPClient.send(.post(url("/v1/embeddings"), json: body), timeout: .seconds(600))
         let seconds = (ContinuousClock.now - start).seconds
         guard response.status == 200,
               let answer = try JSONSerialization.jsonObject(with: response.body) as? [String: Any],

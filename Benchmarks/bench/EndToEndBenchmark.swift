@@ -10,7 +10,7 @@ import TokenBudget
 /// fetch tools, index, round limit and per-round token cap.
 ///
 /// The headline peer does the same work (issue 26): a `LanguageModelSession` over
-/// `LlamaServerModel`, so the server reads Lantern's own ChatML prompt with its tool
+/// `OpenAICompatibleModel` (the public remote model), so the server reads Lantern's own ChatML prompt with its tool
 /// definitions, each round is constrained by the GBNF Lantern's session uses for that round,
 /// and the session's call parser, tool instances and tool-output layout run between the
 /// rounds, which go to /completion with `cache_prompt`; it sends `preserved_tokens` for the call
@@ -94,7 +94,7 @@ enum EndToEndBenchmark {
         let sameWorkServer = try await LlamaServer(model: environment.modelURL, threads: environment.threads, context: window.tokens,
                                                    logDirectory: fixture.folder)
         defer { sameWorkServer.stop() }
-        let sameWork = LlamaServerModel(local: model, server: sameWorkServer, timeout: questionTimeout)
+        let sameWork = try await sameWorkServer.model(vocabulary: model, timeout: questionTimeout)
         let defaultServer = try await LlamaServer(model: environment.modelURL, threads: environment.threads, context: window.tokens,
                                                   logDirectory: fixture.folder)
         defer { defaultServer.stop() }
@@ -165,17 +165,18 @@ enum EndToEndBenchmark {
                 + "a side that takes more than \(Int(questionTimeout)) s for a question is stopped and the question counted as failed. "
                 + "The first question is cold on every side (nothing cached yet). Valid = parsed, a known tool, arguments "
                 + "validate against the tool's `parameters`; text that tried to be a call (`<tool_call>` in the answer) counts as a call that did not parse.",
-            "The same work (issue 26 §1): a `LanguageModelSession` whose model is llama-server (`LlamaServerModel`). The server gets "
-                + "the prompt Lantern renders (its ChatML, its system turn with the tool definitions, the tool outputs in `<tool_response>` "
-                + "user turns) as /completion's `prompt`; each round the GBNF the session compiled for it in `grammar` (round 1 `.required`: "
+            "The same work (issue 26 §1): a `LanguageModelSession` whose model is llama-server (`OpenAICompatibleModel`, given the "
+                + "model file's vocabulary). The server gets the prompt Lantern renders (its ChatML, its system turn with the tool definitions, "
+                + "the tool outputs in `<tool_response>` user turns) as /completion's `prompt`, as the tokens Lantern decodes, streamed; each round the GBNF the session compiled for it in `grammar` (round 1 `.required`: "
                 + "calls only; later rounds `.allowed`: the quote-or-call grammar over the sources shown, or the call grammar lazy on "
                 + "`<tool_call>` via `grammar_lazy` and `grammar_triggers`), the session's stop strings, `n_predict` \(maximumResponseTokens), "
                 + "`temperature: 0`, `cache_prompt: true`, and in `preserved_tokens` the call markup and triggers this vocabulary spells "
                 + "as one token (`<tool_call>` and `</tool_call>` for Qwen2.5, which the server otherwise refuses as a "
                 + "trigger and leaves out of the text). The session parses each reply with Lantern's call parser, validates and runs "
-                + "the call on the same tool instances and index, and sends the next round. Not sent, because llama-server has no such "
+                + "the call on the same tool instances and index, and sends the next round; the repeated-span and repeated-text stops watch "
+                + "the streamed text and close the request when one fires. Not sent, because llama-server has no such "
                 + "request field: Lantern's forced prefix (the server generates a required call's opening `<tool_call>\\n{\"name\": \"` "
-                + "token by token under the grammar; Lantern decodes it with the prompt) and its repeated-span stop. /completion, not "
+                + "token by token under the grammar; Lantern decodes it with the prompt). /completion, not "
                 + "the chat endpoint with a ChatML `--chat-template-file`: this server applies a chat request's `grammar` from the first "
                 + "token and ignores its `grammar_lazy` (checked by hand on 2026-12-03), so the lazy rounds could not be asked of it.",
             "Same prompt, checked: of \(fixture.questions.count) questions, \(sameRounds.count) took as many rounds on both sides, and of "
@@ -187,7 +188,7 @@ enum EndToEndBenchmark {
                 + "in the first round, then \"auto\", and the harness running each call the server's own parser read on the same tool "
                 + "instances. The natural peer, with the model's own template, is what a user of `llama-server --jinja -m MODEL` gets with no "
                 + "template of their own; the other gives the server a ChatML template with tool turns.",
-            "The harness sends the peers' requests over a plain blocking socket (`LocalHTTP`) and is idle while the server works; "
+            "The harness sends the peers' requests over a plain blocking socket (`HTTPClient`, the remote model's) and is idle while the server works; "
                 + "before 2026-11-29 it used URLSession, whose waiting kept about 1.5 of the 2 cores busy and slowed the server about 2.5×.",
         ]
         if let missed = missedNote(ours: ours, peer: same, parts: parts) { notes.insert(missed, at: 0) }
@@ -240,7 +241,7 @@ enum EndToEndBenchmark {
     // MARK: The sides
 
     /// A session as `ask` answers: the shared wiring, a fresh session and tool per question, over
-    /// the in-process model (Lantern) or over llama-server (`LlamaServerModel`, the same work).
+    /// the in-process model (Lantern) or over llama-server (`OpenAICompatibleModel`, the same work).
     static func sessionAnswer(_ question: String, setup: SearchSetup, model: any LanguageModel, window: ContextWindow) async -> Outcome {
         let (session, tool) = setup.makeSession(model: model, window: window, thinking: false)
         defer { tool.finish() }

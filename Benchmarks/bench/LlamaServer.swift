@@ -1,5 +1,6 @@
 import Foundation
 import LocalModel
+import RemoteModel
 
 /// Debian's `llama-server`, started on 127.0.0.1 for the length of a benchmark section: the
 /// peer a user would pick instead of an in-process engine, driven through its OpenAI-compatible
@@ -12,6 +13,8 @@ final class LlamaServer: @unchecked Sendable {
     static let startupTimeout: Duration = .seconds(120)
 
     let port: Int
+    /// `http://127.0.0.1:PORT` and `path` after it (a loopback address and a port always make a URL).
+    func url(_ path: String = "") -> URL { URL(string: "http://127.0.0.1:\(port)\(path)")! }
     /// The server's stdout and stderr, quoted in errors.
     let logURL: URL
     private let process: Process
@@ -49,7 +52,7 @@ final class LlamaServer: @unchecked Sendable {
                 ChildProcesses.shared.unregister(process.processIdentifier)
                 throw BenchmarkFailure("llama-server exited with \(process.terminationStatus) while starting; its log ends: \(logTail)")
             }
-            if let health = try? await LocalHTTP.request(port: port, method: "GET", path: "/health", timeout: 2), health.status == 200 {
+            if let health = try? await HTTPClient.send(.get(url("/health")), timeout: .seconds(2)), health.status == 200 {
                 return
             }
             try await Task.sleep(for: .milliseconds(200))
@@ -146,6 +149,14 @@ final class LlamaServer: @unchecked Sendable {
         try await post("/completion", body, what: "a completion request", timeout: timeout)
     }
 
+    /// This server as a `LanguageModel` for sessions (the e2e section's same-work peer): the
+    /// public remote model, with `vocabulary` (the same file loaded in-process) giving the
+    /// template, the exact token counts and the prompt's tokens, so the server reads the tokens
+    /// Lantern decodes. `timeout` bounds each wait for the server.
+    func model(vocabulary: LocalModel, timeout: Double) async throws -> OpenAICompatibleModel {
+        try await OpenAICompatibleModel(url: url(), configuration: .init(vocabulary: vocabulary, timeout: .seconds(timeout)))
+    }
+
     /// Saves slot `slot`'s KV cache to `filename`, or restores it from there (`action` "save" or
     /// "restore"), in the folder the server was started with (`--slot-save-path`); the answer
     /// holds `n_saved` or `n_restored` (tokens) and `timings` (`save_ms`, `restore_ms`).
@@ -155,11 +166,11 @@ final class LlamaServer: @unchecked Sendable {
 
     /// POSTs `body` to `path` and reads the JSON answer; `what` names the request in errors.
     private func post(_ path: String, _ body: JSONObject, what: String, timeout: Double) async throws -> JSONValue {
-        let response: LocalHTTP.Response
+        let response: (status: Int, body: Data)
         do {
-            response = try await LocalHTTP.request(port: port, method: "POST", path: path,
-                                                   json: Data(JSONValue.object(body).jsonString.utf8), timeout: max(1, timeout))
-        } catch let error as LocalHTTP.Failure where error.timedOut {
+            response = try await HTTPClient.send(.post(url(path), json: Data(JSONValue.object(body).jsonString.utf8)),
+                                                 timeout: .seconds(max(1, timeout)))
+        } catch .timedOut {
             throw BenchmarkFailure("llama-server did not answer \(what) within \(Int(timeout)) s")
         } catch {
             guard process.isRunning else {
