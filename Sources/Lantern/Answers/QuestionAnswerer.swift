@@ -1,5 +1,6 @@
 import Foundation
 import LocalModel
+import RemoteModel
 import SearchIndex
 import SearchTool
 import TokenBudget
@@ -9,7 +10,8 @@ import TokenBudget
 /// with its sources numbered as it cites them. Every front end answers through it, so an answer
 /// and its sources read the same in `ask`, `ask --json` and anything serving them.
 public struct QuestionAnswerer: Sendable {
-    public let model: LocalModel
+    /// The model in-process (`LocalModel`) or on a server (`OpenAICompatibleModel`).
+    public let model: any LanguageModel
     public let setup: SearchSetup
     /// Images attached to every question.
     public var attachments: [ImageAttachment] = []
@@ -27,9 +29,28 @@ public struct QuestionAnswerer: Sendable {
     /// How long the model took to load, reported with the answer's timings.
     public var loadDuration: Duration = .zero
 
-    public init(model: LocalModel, setup: SearchSetup) {
+    public init(model: any LanguageModel, setup: SearchSetup) {
         self.model = model
         self.setup = setup
+    }
+
+    /// What the model is called where clients name it: the file's name without `.gguf`, or
+    /// the server's name for its model.
+    public var modelName: String {
+        switch model {
+        case let local as LocalModel: local.url.deletingPathExtension().lastPathComponent
+        case let remote as OpenAICompatibleModel: remote.modelName
+        default: "\(type(of: model))"
+        }
+    }
+
+    /// The model for a person to read: the file's name, or the served name and its server.
+    public var modelDescription: String {
+        switch model {
+        case let local as LocalModel: local.url.lastPathComponent
+        case let remote as OpenAICompatibleModel: "'\(remote.modelName)' on \(remote.url.absoluteString)"
+        default: modelName
+        }
     }
 
     /// Answers `question`, telling `onEvent` each finished tool call and the answer as it

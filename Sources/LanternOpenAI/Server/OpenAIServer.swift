@@ -25,7 +25,7 @@ public final class OpenAIServer: Sendable {
     /// `answerer` answers every question; its model must have been loaded with
     /// `parallelSessions` of at least `limits.parallel`. `log` gets one line per request.
     public init(answerer: QuestionAnswerer, limits: ServerLimits, apiKey: String?, log: @escaping @Sendable (String) -> Void) {
-        modelID = answerer.model.url.deletingPathExtension().lastPathComponent
+        modelID = answerer.modelName
         self.apiKey = apiKey
         self.limits = limits
         self.log = log
