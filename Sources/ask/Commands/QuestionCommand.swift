@@ -19,11 +19,13 @@ struct QuestionCommand: Command {
             "  ask \"Which trails in California have water features?\"",
             "  ask --image receipt.jpg --image box.png:parcel \"What does the code on parcel say?\"",
             "  ask index --folder ~/notes && ask --index notes \"What did I write about tents?\"",
+            "  ask --server http://127.0.0.1:8080 \"Which trails are in Utah?\"   (a model llama-server runs)",
         ],
         subcommands: Ask.subcommands.map { .init(name: $0.configuration.name, abstract: $0.configuration.abstract) },
         version: Ask.version)
 
     @OptionGroup var modelFlags: ModelLoadingOptions
+    @OptionGroup var server: ServerOptions
     @OptionGroup var data: DataOptions
     @OptionGroup var guide: GuideOptions
     @Option("image", .text("FILE[:label]"),
@@ -44,6 +46,7 @@ struct QuestionCommand: Command {
     func run() async throws -> Int32 {
         // the mistakes the options cannot see alone, before anything is loaded
         let selection = try data.soleSelection(usage: Self.usage)
+        try server.check(with: modelFlags, usage: Self.usage)
         let imageOptions = try ImageOptions(images)
         let text = words.joined(separator: " ").trimmingCharacters(in: .whitespacesAndNewlines)
         if text.isEmpty && !words.isEmpty {
@@ -53,14 +56,22 @@ struct QuestionCommand: Command {
 
         let interactive = question == nil && Terminal.standardInputIsTerminal
         InterruptMonitor.shared.install(interactive: interactive)
-        _ = try modelOptions.loader.locate()
+        if server.server == nil || modelFlags.model != nil { _ = try modelOptions.loader.locate() }
+        // before the index, which may take a while to build: a wrong URL or key fails at once
+        let remote = try await server.connect(with: modelFlags)
         let opened = try await data.opener.open(selection)
         if let summary = opened.summary, Terminal.standardErrorIsTerminal {
             Terminal.error("Index '\(opened.name)': \(summary)\n")
         }
         let setup = try await SearchSetup(index: opened.index, guide: guide.level, format: guide.format)
-        let (model, loadDuration) = try await modelOptions.loader.load()
-        try modelOptions.checkContext(for: model)
+        let model: any LanguageModel, loadDuration: Duration
+        if let remote {
+            (model, loadDuration) = (remote, .zero)
+        } else {
+            let (local, duration) = try await modelOptions.loader.load()
+            try modelOptions.checkContext(for: local)
+            (model, loadDuration) = (local, duration)
+        }
         var answerer = QuestionAnswerer(model: model, setup: setup)
         answerer.attachments = imageOptions.attachments
         answerer.extraTools = imageOptions.tools
@@ -76,7 +87,7 @@ struct QuestionCommand: Command {
             return 0
         }
         if interactive {
-            Terminal.output("Asking about '\(opened.name)' (\(opened.itemCount) items) with \(model.url.lastPathComponent). Ctrl-D quits.\n")
+            Terminal.output("Asking about '\(opened.name)' (\(opened.itemCount) items) with \(answerer.modelDescription). Ctrl-D quits.\n")
         }
         let editor = LineEditor(historyFile: LineEditor.defaultHistoryFile)
         while let line = editor.readLine(prompt: "ask> ") {
