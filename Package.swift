@@ -98,7 +98,7 @@ let package = Package(
         .testTarget(name: "CommandLineArgumentsTests", dependencies: ["CommandLineArguments", "SearchTool", "TokenBudget"]),
         .testTarget(name: "LanternTests", dependencies: ["Lantern"]),
         // Runs the built `ask` binary as a process; the dependency makes sure it is built first.
-        .testTarget(name: "askTests", dependencies: ["ask", "SearchIndex", "eval", "RPCStandIn"], exclude: ["Fixtures"]),
+        .testTarget(name: "askTests", dependencies: ["ask", "SearchIndex", "eval", "RPCStandIn", "TestModelSupport"], exclude: ["Fixtures"]),
         // Runs scripts/ (apt source detection, the machine check) against fixture folders.
         .testTarget(name: "SetupTests"),
     ]

@@ -1,5 +1,6 @@
 import Foundation
 import LocalModel
+import TestModelSupport
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -15,7 +16,7 @@ final class RPCServerProcess: @unchecked Sendable { // the process is only start
 
     /// Starts the server and waits until it accepts connections.
     init() throws {
-        let port = try Self.freePort()
+        let port = try LoopbackPort.free()
         server = RPCServer(host: "127.0.0.1", port: port)
         process.executableURL = URL(fileURLWithPath: Self.executable)
         process.arguments = ["-H", "127.0.0.1", "-p", String(port), "-t", "1"]
@@ -64,25 +65,6 @@ final class RPCServerProcess: @unchecked Sendable { // the process is only start
               let afterName = stat.range(of: ") ") else { return 0 }
         let fields = stat[afterName.upperBound...].split(separator: " ")
         return (Int(fields[11]) ?? 0) + (Int(fields[12]) ?? 0)
-    }
-
-    /// A port nothing listens on now: the kernel's pick for a socket bound to port 0.
-    static func freePort() throws -> Int {
-        let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        defer { close(socket) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        address.sin_port = 0
-        let bound = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(socket, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-        }
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let named = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(socket, $0, &length) }
-        }
-        guard bound == 0, named == 0 else { throw StartFailure(port: 0) }
-        return Int(UInt16(bigEndian: address.sin_port))
     }
 
     private static func accepts(port: Int) -> Bool {

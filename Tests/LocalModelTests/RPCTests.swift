@@ -150,7 +150,7 @@ struct RPCTests {
     }
 
     @Test func aPortNobodyListensOnIsUnreachable() throws {
-        let server = RPCServer(host: "127.0.0.1", port: try RPCServerProcess.freePort())
+        let server = RPCServer(host: "127.0.0.1", port: try LoopbackPort.free())
         #expect {
             _ = try splitModel(over: [server], split: [])
         } throws: { error in

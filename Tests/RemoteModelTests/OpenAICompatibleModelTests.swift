@@ -19,23 +19,32 @@ import TokenBudget
         let setup = try await RemoteTestServer.notes()
         let (session, tool) = setup.makeSession(model: model, window: nil, thinking: false)
         defer { tool.finish() }
-        let response = try await session.respond(to: "Where did we camp?",
+        // the loop ends: with an answer, or with the session's typed round-limit error when the
+        // model keeps calling where it must answer (which of the two is the model's choice)
+        let response: LanguageModelSession.Response<String>?
+        do {
+            response = try await session.respond(to: "Where did we camp?",
                                                  options: GenerationOptions(maximumResponseTokens: 160, toolCallingMode: .required))
-        let calls = response.transcriptEntries.flatMap { entry -> [Transcript.ToolCall] in
+        } catch LanguageModelSession.GenerationError.toolRoundLimitReached {
+            response = nil
+        }
+        let entries: [Transcript.Entry] = response.map { Array($0.transcriptEntries) } ?? Array(session.transcript)
+        let calls = entries.flatMap { entry -> [Transcript.ToolCall] in
             if case .toolCalls(let batch) = entry { batch.calls } else { [] }
         }
         // the required first round is a call the grammar wrote: it parses and fits the schema
-        let first = try #require(calls.first, "no call; transcript: \(response.transcriptEntries.map(\.text))")
+        let first = try #require(calls.first, "no call; transcript: \(entries.map(\.text))")
         #expect([tool.name, tool.fetchTool.name].contains(first.toolName))
         for call in calls {
             let schema = call.toolName == tool.name ? tool.parameters : tool.fetchTool.parameters
             #expect(throws: Never.self) { try schema.validate(call.arguments, rootName: "arguments") }
         }
-        // the loop ended with an answer round, and what the tools showed is the response's sources
-        let outputs = response.transcriptEntries.compactMap { entry -> Transcript.ToolOutput? in
+        let outputs = entries.compactMap { entry -> Transcript.ToolOutput? in
             if case .toolOutput(let output) = entry { output } else { nil }
         }
         #expect(!outputs.isEmpty)
+        guard let response else { return }
+        // what the tools showed is the response's sources
         if outputs.contains(where: { !$0.isError }) { #expect(!response.sources.isEmpty, "tool outputs but no sources") }
         for output in outputs { #expect(Set(output.sources.map(\.id)).isSubset(of: Set(response.sources.map(\.id)))) }
         #expect(response.usage.generatedTokens > 0 && response.usage.promptTokens > 0, "the server's counts reach the usage")
@@ -100,7 +109,7 @@ import TokenBudget
 
     @Test func anUnreachableServerIsATypedError() async throws {
         // a port this process held and let go: nothing listens there
-        let url = try #require(URL(string: "http://127.0.0.1:\(try Self.unusedPort())"))
+        let url = try #require(URL(string: "http://127.0.0.1:\(try LoopbackPort.free())"))
         await #expect {
             _ = try await OpenAICompatibleModel(url: url)
         } throws: { error in
@@ -165,20 +174,5 @@ import TokenBudget
             guard case OpenAICompatibleModelError.contextLargerThanServer = error else { return false }
             return true
         }
-    }
-
-    /// A loopback port nothing listens on: bound by this process, then released.
-    static func unusedPort() throws -> Int {
-        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        defer { close(descriptor) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(descriptor, $0, length) == 0 && getsockname(descriptor, $0, &length) == 0 }
-        }
-        guard bound else { throw LlamaServerProcessError(message: "no free port: \(String(cString: strerror(errno)))") }
-        return Int(UInt16(bigEndian: address.sin_port))
     }
 }
