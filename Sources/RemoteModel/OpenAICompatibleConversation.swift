@@ -71,10 +71,10 @@ final class OpenAICompatibleConversation: LanguageModelConversation {
         var repeatWatch = parameters.repeatedSpanStop.map(RepeatedSpanStop.Watch.init)
         var loopWatch = parameters.repeatedTextStop.map(RepeatedTextStop.Watch.init)
         var events = ServerSentEventParser()
-        do {
-            // the response, and with it the connection, ends with this scope: leaving early
-            // (a repeat, a cancellation) closes the request, and the server stops generating
-            let response = try await model.endpoint.open(api.path, body)
+        // the response, and with it the connection, ends with this scope: leaving early (a
+        // repeat, a cancellation) closes the request, and the server stops generating
+        let response = try await model.endpoint.open(api.path, body)
+        try await model.endpoint.translatingFailures(of: model.endpoint.url(api.path)) {
             reading: for try await bytes in response.body {
                 for event in events.feed(bytes) {
                     let text = try api.read(event, into: &progress)
@@ -89,10 +89,6 @@ final class OpenAICompatibleConversation: LanguageModelConversation {
                     if progress.isFinished { break reading }
                 }
             }
-        } catch let error as OpenAICompatibleModelError {
-            throw error
-        } catch let failure as HTTPFailure {
-            throw OpenAICompatibleModelError(failure, url: model.endpoint.url(api.path), timeout: model.endpoint.timeout)
         }
         try Task.checkCancellation()
         guard progress.isFinished || progress.stopReason == .repeatedSpan else {

@@ -31,28 +31,16 @@ struct ServerEndpoint: Sendable {
     /// A GET of `path`: its status and JSON (nil when the body is not JSON).
     func get(_ path: String) async throws(OpenAICompatibleModelError) -> (status: Int, json: JSONValue?, text: String) {
         let url = url(path)
-        do {
-            let (status, body) = try await HTTPClient.send(.get(url, bearer: apiKey), timeout: timeout)
-            let text = String(decoding: body, as: UTF8.self)
-            return (status, try? JSONValue(parsing: text, duplicateKeys: .lastWins), text)
-        } catch {
-            throw OpenAICompatibleModelError(error, url: url, timeout: timeout)
-        }
+        let (status, body) = try await translatingFailures(of: url) { try await HTTPClient.send(.get(url, bearer: apiKey), timeout: timeout) }
+        let text = String(decoding: body, as: UTF8.self)
+        return (status, try? JSONValue(parsing: text, duplicateKeys: .lastWins), text)
     }
 
     /// A POST of `body` to `path`; the answer's JSON, or the error its status stands for.
     func post(_ path: String, _ body: JSONObject) async throws(OpenAICompatibleModelError) -> JSONValue {
         let url = url(path)
-        do {
-            let (status, data) = try await HTTPClient.send(.post(url, json: Data(JSONValue.object(body).jsonString.utf8), bearer: apiKey), timeout: timeout)
-            return try read(status: status, body: data, url: url)
-        } catch let error as OpenAICompatibleModelError {
-            throw error
-        } catch let failure as HTTPFailure {
-            throw OpenAICompatibleModelError(failure, url: url, timeout: timeout)
-        } catch {
-            throw .connectionLost(url: url.absoluteString, reason: "\(error)")
-        }
+        let (status, data) = try await translatingFailures(of: url) { try await HTTPClient.send(request(url, body), timeout: timeout) }
+        return try read(status: status, body: data, url: url)
     }
 
     /// `post` on the calling thread, for callers that cannot await (token counting).
@@ -60,7 +48,7 @@ struct ServerEndpoint: Sendable {
         let url = url(path)
         let status: Int, data: Data
         do {
-            (status, data) = try HTTPClient.sendWaiting(.post(url, json: Data(JSONValue.object(body).jsonString.utf8), bearer: apiKey), timeout: timeout)
+            (status, data) = try HTTPClient.sendWaiting(request(url, body), timeout: timeout)
         } catch {
             throw OpenAICompatibleModelError(error, url: url, timeout: timeout)
         }
@@ -70,20 +58,35 @@ struct ServerEndpoint: Sendable {
     /// A POST whose answer streams: the response once its head says 200, else the error.
     func open(_ path: String, _ body: JSONObject) async throws(OpenAICompatibleModelError) -> HTTPResponse {
         let url = url(path)
-        do {
-            let response = try await HTTPClient.open(.post(url, json: Data(JSONValue.object(body).jsonString.utf8), bearer: apiKey), timeout: timeout)
+        return try await translatingFailures(of: url) {
+            let response = try await HTTPClient.open(request(url, body), timeout: timeout)
             guard response.status == 200 else {
                 throw Self.error(status: response.status, text: String(decoding: try await response.collect(limit: 1 << 20), as: UTF8.self),
                                  url: url, keySent: apiKey != nil)
             }
             return response
+        }
+    }
+
+    /// Runs `exchange` with `url`, its failures in `OpenAICompatibleModelError`'s words: the
+    /// transport's, and those of a body read later (a stream that breaks).
+    func translatingFailures<T>(of url: URL, _ exchange: () async throws -> T) async throws(OpenAICompatibleModelError) -> T {
+        do {
+            return try await exchange()
         } catch let error as OpenAICompatibleModelError {
             throw error
         } catch let failure as HTTPFailure {
             throw OpenAICompatibleModelError(failure, url: url, timeout: timeout)
+        } catch is CancellationError {
+            throw .cancelled
         } catch {
             throw .connectionLost(url: url.absoluteString, reason: "\(error)")
         }
+    }
+
+    /// A POST of `body` as JSON to `url`, with the key.
+    private func request(_ url: URL, _ body: JSONObject) -> HTTPRequest {
+        .post(url, json: Data(JSONValue.object(body).jsonString.utf8), bearer: apiKey)
     }
 
     /// The JSON of a 200 answer, or the error its status stands for.
