@@ -25,7 +25,7 @@ enum RemoteTestServer {
         let (_, body) = try await HTTPClient.send(.get(server.url.appendingPathComponent("metrics")), timeout: .seconds(30))
         let line = String(decoding: body, as: UTF8.self).split(separator: "\n").first { $0.hasPrefix("llamacpp:prompt_tokens_total ") }
         guard let value = line?.split(separator: " ").last.flatMap({ Double($0) }) else {
-            throw LlamaServerProcessError(message: "no llamacpp:prompt_tokens_total in /metrics")
+            throw LlamaServerProcessError(reason: "no llamacpp:prompt_tokens_total in /metrics")
         }
         return value
     }
