@@ -16,7 +16,7 @@ swift test --skip-build --no-parallel
 # The suites in which the model generates. They assert what Lantern guarantees, not what the
 # model picks, so they must pass whatever the model writes; they load the file
 # $LANTERN_TEST_MODEL names, else the default model.
-generating_suites='GenerationTests|RealModelSessionTests|CustomStageArgumentTests|SearchToolTests.ModelTests|VisionSessionTests|QRCodeInjectionTests|AskModelTests|RealModelEvaluationTests|FunctionCallEvaluationTests'
+generating_suites='GenerationTests|RealModelSessionTests|CustomStageArgumentTests|SearchToolTests.ModelTests|VisionSessionTests|QRCodeInjectionTests|AskModelTests|RealModelEvaluationTests|FunctionCallEvaluationTests|OpenAICompatibleModelTests|AskServerTests'
 
 # Again under a second CPU backend variant: its kernels round differently, so the model's
 # greedy choices change as on another machine's CPU.
