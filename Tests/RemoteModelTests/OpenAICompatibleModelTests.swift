@@ -72,6 +72,32 @@ import TokenBudget
         #expect((summary?.promptTokens ?? 0) > 0)
     }
 
+    @Test func cancellingTheTaskClosesTheRequestAndTheServerStopsGenerating() async throws {
+        let server = try await RemoteTestServer.shared()
+        let model = try await OpenAICompatibleModel(url: server.url)
+        let conversation = try model.makeConversation(window: model.defaultContextWindow)
+        // the grammar leaves one text of 400 tokens at least; the task is cancelled at the first
+        let forced = 400
+        let parameters = GenerationParameters(maximumTokens: forced + 50, grammar: GrammarConstraint(gbnf: #"root ::= (" x"){\#(forced)}"#))
+        let before = try await RemoteTestServer.tokensGenerated(server)
+        let reader = Task {
+            var pieces = 0
+            for try await event in conversation.generate(prompt: "Write x.", parameters: parameters) {
+                if case .text = event { pieces += 1 }
+                if pieces == 1 { withUnsafeCurrentTask { $0?.cancel() } }
+            }
+            return pieces
+        }
+        // a cancelled task's stream ends early (AsyncThrowingStream ends, or throws CancellationError)
+        let pieces = (try? await reader.value) ?? 0
+        #expect(pieces < forced)
+        // the server records a request's tokens when it ends it; it ends this one when it
+        // finds the connection closed, long before the grammar's 400 tokens
+        try await RemoteTestServer.waitUntilIdle(server)
+        let generated = try await RemoteTestServer.tokensGenerated(server) - before
+        #expect(generated < Double(forced), "the server generated \(generated) tokens after the request was cancelled")
+    }
+
     @Test func theServersTokenCountsAreTheLocalVocabularys() async throws {
         let server = try await RemoteTestServer.shared()
         let remote = try await OpenAICompatibleModel(url: server.url)

@@ -22,12 +22,35 @@ enum RemoteTestServer {
 
     /// llama-server's running total of prompt tokens decoded (`llamacpp:prompt_tokens_total`).
     static func promptTokensDecoded(_ server: LlamaServerProcess) async throws -> Double {
+        try await metric("llamacpp:prompt_tokens_total", of: server)
+    }
+
+    /// llama-server's running total of tokens generated (`llamacpp:tokens_predicted_total`).
+    static func tokensGenerated(_ server: LlamaServerProcess) async throws -> Double {
+        try await metric("llamacpp:tokens_predicted_total", of: server)
+    }
+
+    /// One counter of the server's /metrics (it runs with `--metrics`).
+    private static func metric(_ name: String, of server: LlamaServerProcess) async throws -> Double {
         let (_, body) = try await HTTPClient.send(.get(server.url.appendingPathComponent("metrics")), timeout: .seconds(30))
-        let line = String(decoding: body, as: UTF8.self).split(separator: "\n").first { $0.hasPrefix("llamacpp:prompt_tokens_total ") }
+        let line = String(decoding: body, as: UTF8.self).split(separator: "\n").first { $0.hasPrefix(name + " ") }
         guard let value = line?.split(separator: " ").last.flatMap({ Double($0) }) else {
-            throw LlamaServerProcessError(reason: "no llamacpp:prompt_tokens_total in /metrics")
+            throw LlamaServerProcessError(reason: "no \(name) in /metrics")
         }
         return value
+    }
+
+    /// Returns once no slot of the server is processing a request (its /slots); a guard of a
+    /// minute keeps a server that never stops from hanging the test.
+    static func waitUntilIdle(_ server: LlamaServerProcess) async throws {
+        let deadline = ContinuousClock.now + .seconds(60)
+        while ContinuousClock.now < deadline {
+            let (_, body) = try await HTTPClient.send(.get(server.url.appendingPathComponent("slots")), timeout: .seconds(30))
+            let slots = try JSONValue(parsing: String(decoding: body, as: UTF8.self)).arrayValue ?? []
+            if !slots.isEmpty, slots.allSatisfy({ $0["is_processing"]?.boolValue == false }) { return }
+            try await Task.sleep(for: .milliseconds(100))
+        }
+        throw LlamaServerProcessError(reason: "llama-server still processing a request a minute later", log: server.logTail)
     }
 
     /// A small index of notes in a fresh temporary folder, and the setup `ask` would make of it.
