@@ -119,7 +119,11 @@ final class URLSessionHTTPTransport: NSObject, URLSessionDataDelegate, @unchecke
              .serverCertificateHasUnknownRoot, .clientCertificateRejected, .clientCertificateRequired:
             return .secureConnectionFailed(reason)
         case .unsupportedURL, .badURL: return .unsupportedURL(reason)
-        default: return .connectionLost(reason)
+        default:
+            // on Linux a certificate libcurl refuses comes as code -1 with libcurl's message
+            // ("SSL certificate problem: self-signed certificate")
+            let lowered = reason.lowercased()
+            return ["ssl", "certificate", "tls"].contains(where: lowered.contains) ? .secureConnectionFailed(reason) : .connectionLost(reason)
         }
     }
 }
