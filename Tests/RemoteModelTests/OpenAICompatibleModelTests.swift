@@ -144,6 +144,63 @@ import TokenBudget
         }
     }
 
+    /// `https` goes through TLS with the system's trust: a server whose certificate no
+    /// authority signed is refused with the typed error, before any request reaches it.
+    @Test func anHTTPSServerWithAnUntrustedCertificateIsRefused() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("lantern-tls-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let (key, certificate) = (folder.appendingPathComponent("key.pem").path, folder.appendingPathComponent("cert.pem").path)
+        try Self.run("/usr/bin/openssl", ["req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", key, "-out", certificate,
+                                          "-days", "1", "-subj", "/CN=127.0.0.1"])
+        let port = try LoopbackPort.free()
+        // a TLS server that would answer every request with 200 and a model list
+        let script = """
+            import http.server, ssl, sys
+            class Answer(http.server.BaseHTTPRequestHandler):
+                def do_GET(self):
+                    body = b'{"data": [{"id": "m"}]}'
+                    self.send_response(200); self.send_header("Content-Length", str(len(body))); self.end_headers(); self.wfile.write(body)
+                def log_message(self, *arguments): pass
+            server = http.server.HTTPServer(("127.0.0.1", int(sys.argv[1])), Answer)
+            context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER); context.load_cert_chain(sys.argv[2], sys.argv[3])
+            server.socket = context.wrap_socket(server.socket, server_side=True)
+            print("ready", flush=True)
+            server.serve_forever()
+            """
+        let tls = Process()
+        tls.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
+        tls.arguments = ["-c", script, String(port), certificate, key]
+        let output = Pipe()
+        tls.standardOutput = output
+        try tls.run()
+        defer {
+            // SIGKILL: a child of the test runner may inherit a mask that blocks SIGTERM
+            kill(tls.processIdentifier, SIGKILL)
+            tls.waitUntilExit()
+        }
+        _ = output.fileHandleForReading.availableData   // "ready": listening
+        let url = try #require(URL(string: "https://127.0.0.1:\(port)"))
+        await #expect {
+            _ = try await OpenAICompatibleModel(url: url)
+        } throws: { error in
+            guard case OpenAICompatibleModelError.secureConnectionFailed = error else { return false }
+            return true
+        }
+    }
+
+    /// Runs `executable` to its end; throws when it fails.
+    static func run(_ executable: String, _ arguments: [String]) throws {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = arguments
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        process.waitUntilExit()
+        guard process.terminationStatus == 0 else { throw LlamaServerProcessError(reason: "\(executable) exited with \(process.terminationStatus)") }
+    }
+
     @Test func aMissingOrWrongKeyIsATypedErrorAndTheRightOneWorks() async throws {
         let key = "lantern-remote-test-key"
         let server = try await LlamaServerProcess(model: TestModel.url, context: 1024, arguments: ["--api-key", key])
