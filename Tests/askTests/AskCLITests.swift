@@ -32,7 +32,7 @@ import Testing
 
     @Test(arguments: [
         ([], ["--model", "--corpus", "--folder", "--index", "--guide", "--format", "--context", "--gpu-layers", "--threads",
-              "--think", "--json", "--trace", "--no-prompt-cache", "--image", "QUESTION", "index", "budget", "info", "models"]),
+              "--think", "--json", "--trace", "--no-prompt-cache", "--image", "--server", "--server-model", "--api-key", "QUESTION", "index", "budget", "info", "models"]),
         (["index"], ["--folder", "--corpus", "--index"]),
         (["budget"], ["--model", "--context", "--guide", "--format", "--corpus", "--folder", "--index"]),
         (["info"], ["--model"]),
