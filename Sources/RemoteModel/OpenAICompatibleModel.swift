@@ -113,20 +113,27 @@ public struct OpenAICompatibleModel: LanguageModel {
         }
         guard let window = configuration.contextWindow ?? serverWindow else { throw .contextWindowUnknown(url: address) }
 
-        let serverTokens = configuration.vocabulary == nil ? ServerTokenCounter(endpoint: endpoint, kind: description.kind, model: served.id) : nil
-        if let serverTokens {
+        if let vocabulary = configuration.vocabulary {
+            tokenCounter = vocabulary.tokenizer
+            serverTokens = nil
+            countingSource = .vocabulary
+        } else {
+            let counter = ServerTokenCounter(endpoint: endpoint, kind: description.kind, model: served.id)
             do {
-                _ = try serverTokens.tokens("Hello", parseSpecial: true)
+                _ = try counter.tokens("Hello", parseSpecial: true)
             } catch {
                 throw .tokenCountingUnavailable(url: endpoint.url("/tokenize").absoluteString, reason: error.description)
             }
+            tokenCounter = counter
+            serverTokens = counter
+            countingSource = .server
         }
 
         if let name = configuration.chatTemplate {
             do {
                 chatTemplate = try ChatTemplate(named: name)
             } catch {
-                throw .unsupportedRequest(url: address, reason: "\(error)")
+                throw .unknownChatTemplate(name: name, known: ChatTemplate.acceptedNames)
             }
             templateSource = .configuration
         } else if let vocabulary = configuration.vocabulary {
@@ -146,9 +153,6 @@ public struct OpenAICompatibleModel: LanguageModel {
         self.endpoint = endpoint
         self.server = description.kind
         self.modelName = served.id
-        self.serverTokens = serverTokens
-        self.tokenCounter = configuration.vocabulary?.tokenizer ?? serverTokens ?? ServerTokenCounter(endpoint: endpoint, kind: description.kind, model: served.id)
-        self.countingSource = configuration.vocabulary == nil ? .server : .vocabulary
         self.defaultContextWindow = window
         self.serverContextWindow = serverWindow
         let fileParameters = configuration.vocabulary.flatMap { $0.info.parameterCount > 0 ? $0.info.parameterCount : nil }

@@ -33,6 +33,8 @@ public enum OpenAICompatibleModelError: Error, Sendable, Hashable, CustomStringC
     /// No chat template: none was named, no vocabulary file given, and the server does not
     /// say which it uses (only llama-server does, in /props).
     case chatTemplateUnknown(url: String)
+    /// `Configuration.chatTemplate` names no layout Lantern knows.
+    case unknownChatTemplate(name: String, known: [String])
     /// Tokens cannot be counted: no vocabulary file was given and the server's /tokenize failed.
     case tokenCountingUnavailable(url: String, reason: String)
     /// No context window: none was given and the server does not say its own.
@@ -41,8 +43,6 @@ public enum OpenAICompatibleModelError: Error, Sendable, Hashable, CustomStringC
     case vocabularyMismatch(file: String, model: String, url: String)
     /// The window asked for is larger than the one the server runs with.
     case contextLargerThanServer(requested: ContextWindow, served: ContextWindow, url: String)
-    /// The session asked for something this server cannot be asked for.
-    case unsupportedRequest(url: String, reason: String)
     /// The request's task was cancelled.
     case cancelled
 
@@ -76,6 +76,8 @@ public enum OpenAICompatibleModelError: Error, Sendable, Hashable, CustomStringC
             "'\(url)' is not a server URL; give one such as http://127.0.0.1:8080 (llama-server) or http://HOST:8000/v1 (vLLM)"
         case .chatTemplateUnknown(let url):
             "the model server at \(url) does not say its chat template; name the layout (--chat-template chatml, or Configuration.chatTemplate) or give the model's GGUF file for its vocabulary (--model)"
+        case .unknownChatTemplate(let name, let known):
+            "no chat layout is named '\(name)'; name the one the served model was trained on, one of: \(known.joined(separator: ", "))"
         case .tokenCountingUnavailable(let url, let reason):
             "cannot count tokens with the model server at \(url) (its /tokenize: \(reason)); give the model's GGUF file (--model, or Configuration.vocabulary), which counts them here"
         case .contextWindowUnknown(let url):
@@ -84,8 +86,6 @@ public enum OpenAICompatibleModelError: Error, Sendable, Hashable, CustomStringC
             "\(file) is not the vocabulary of '\(model)' served at \(url) (they tokenize the same text differently); give that model's own GGUF file, or none (the server then counts)"
         case .contextLargerThanServer(let requested, let served, let url):
             "a \(requested.tokens)-token window is larger than the \(served.tokens) tokens the model server at \(url) runs with per request; ask for \(served.tokens) or less, or restart the server with a larger context"
-        case .unsupportedRequest(let url, let reason):
-            "the model server at \(url) cannot be asked for this: \(reason)"
         case .cancelled:
             "the request to the model server was cancelled"
         }
