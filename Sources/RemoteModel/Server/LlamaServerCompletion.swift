@@ -80,7 +80,10 @@ struct LlamaServerCompletion: CompletionAPI {
         if let error = json["error"], !error.isNull {
             throw ServerEndpoint.error(status: error["code"]?.intValue ?? 500, text: json.jsonString, url: url, keySent: false)
         }
+        // every event counts the prompt and the tokens so far, so a round the conversation
+        // stops early (a repeated call) still has them; the last event's timings say more
         if let predicted = json["tokens_predicted"]?.intValue { progress.generatedTokens = predicted }
+        if let evaluated = json["tokens_evaluated"]?.intValue { progress.promptTokens = evaluated }
         let text = json["content"]?.stringValue ?? ""
         if !text.isEmpty { progress.textEvents += 1 }
         guard json["stop"]?.boolValue == true else { return text }
