@@ -70,6 +70,12 @@ import Testing
         #expect(reply.adjustments.first?.reason.contains("\"headlamp\"") == true)
         #expect(reply.adjustments.first?.reason.contains("\"according\"") == false)
         for adjustment in reply.adjustments { #expect(text.contains(adjustment.description)) }
+
+        // SmolLM2 for "Which hikes did I complete this month?": a time written as a word is a
+        // missing date range, not a topic to replace with other words
+        let time = try await run(["terms": ["month"]], question: "Which hikes did I complete this month?")
+        #expect(time.reply.content.items.isEmpty)
+        #expect(time.reply.adjustments.isEmpty)
     }
 
     @Test func filterOnAValueTheQuestionDoesNotNameIsRelaxedWhenNothingMatches() async throws {

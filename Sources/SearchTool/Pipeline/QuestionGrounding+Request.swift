@@ -81,11 +81,13 @@ extension QuestionGrounding {
     /// holds them (the pipeline checks): a model that searched "allow" for "What does the zlib licence allow?" finds the
     /// licence by "zlib". The question's conditions and the model's grounded filters stay; the
     /// words go in as any-term (ranked by how rare each is). Nil when the question has no word
-    /// the request did not already try.
+    /// the request did not already try, and when the terms only name a time ("month" for "this
+    /// month"): a time written as a word is a missing date range, which other words do not
+    /// replace. Time words are never among the replacements, for the same reason.
     func withQuestionWords(_ request: SearchRequest) -> Adjusted? {
-        guard knowsQuestion, !request.terms.isEmpty else { return nil }
+        guard knowsQuestion, request.terms.contains(where: { !Self.timeWords.contains($0.lowercased()) }) else { return nil }
         let tried = Set(request.terms.map { $0.lowercased() })
-        let fresh = searchWords.filter { !tried.contains($0) }
+        let fresh = searchWords.filter { !tried.contains($0) && !Self.timeWords.contains($0) }
         guard !fresh.isEmpty else { return nil }
         var replaced = request
         replaced.terms = fresh
