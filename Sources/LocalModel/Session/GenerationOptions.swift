@@ -67,11 +67,18 @@ public struct GenerationOptions: Sendable, Hashable {
     /// under a grammar that admits only the ids this response showed (`Citation`). On by
     /// default; off, a `[` in prose is free text. Quote mode always cites.
     public var citesSources: Bool
+    /// The tools the model may call in this response, by name; nil (the default): all of the
+    /// session's tools. The others stay described in the instructions, so the system turn (and
+    /// its KV cache) is the same whichever are allowed; only the rounds' grammars leave them
+    /// out, as a tool's own `isAvailable(for:)` does. With `.required`, a set of one name
+    /// forces a call of that tool. (A Lantern addition: OpenAI's `tool_choice` naming one
+    /// function, or `"none"` for the client's functions while the server's tools stay.)
+    public var allowedToolNames: Set<String>?
 
     public init(sampling: SamplingMode? = nil, temperature: Double? = nil, maximumResponseTokens: Int? = nil,
                 toolCallingMode: ToolCallingMode = .allowed, requiredToolCallingExit: RequiredToolCallingExit = .relaxAfterFirstRound,
                 parsesSpecialTokensInPrompt: Bool = false, maximumToolCallsPerRound: Int = 1,
-                answerStyle: AnswerStyle = .automatic, citesSources: Bool = true) {
+                answerStyle: AnswerStyle = .automatic, citesSources: Bool = true, allowedToolNames: Set<String>? = nil) {
         self.sampling = sampling
         self.temperature = temperature
         self.maximumResponseTokens = maximumResponseTokens
@@ -81,6 +88,7 @@ public struct GenerationOptions: Sendable, Hashable {
         self.maximumToolCallsPerRound = max(1, maximumToolCallsPerRound)
         self.answerStyle = answerStyle
         self.citesSources = citesSources
+        self.allowedToolNames = allowedToolNames
     }
 
     /// The engine's sampling options for these settings (greedy unless asked otherwise).

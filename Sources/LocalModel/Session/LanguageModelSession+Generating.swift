@@ -29,7 +29,7 @@ extension LanguageModelSession {
     public func respond<T: Generable & Sendable>(to prompt: Prompt, generating type: T.Type = T.self,
                                                  includeSchemaInPrompt: Bool = true,
                                                  options: GenerationOptions = GenerationOptions()) async throws -> Response<T> {
-        try await run(prompt: prompt, options: options, answer: Self.structuredAnswer(type, includeSchemaInPrompt), snapshot: { _, _ in })
+        try await run(.prompt(prompt), options: options, answer: Self.structuredAnswer(type, includeSchemaInPrompt), snapshot: { _, _ in })
     }
 
     /// Streams a value of `type` as snapshots of the content completed so far, then returns the
@@ -46,7 +46,7 @@ extension LanguageModelSession {
                                                         options: GenerationOptions = GenerationOptions()) -> GuidedResponseStream<T> {
         let (stream, final) = streaming { (continuation: AsyncThrowingStream<Snapshot<GeneratedContent>, any Error>.Continuation) in
             let last = Mutex<GeneratedContent?>(nil)
-            return try await self.run(prompt: prompt, options: options, answer: Self.structuredAnswer(type, includeSchemaInPrompt)) { text, entries in
+            return try await self.run(.prompt(prompt), options: options, answer: Self.structuredAnswer(type, includeSchemaInPrompt)) { text, entries in
                 guard let partial = GeneratedContent(parsingPrefix: text) else { return }
                 let isNew = last.withLock { last in
                     defer { last = partial }

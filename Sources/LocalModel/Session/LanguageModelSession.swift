@@ -42,9 +42,14 @@ public final class LanguageModelSession: Sendable {
         var nextID = 1
         var lastBudget: BudgetReport?
 
+        /// A new id, never one the transcript holds already (a history's entries and calls keep
+        /// the ids their caller gave them, an OpenAI client's `call_…` say).
         mutating func makeID(_ prefix: String) -> String {
-            defer { nextID += 1 }
-            return "\(prefix)-\(nextID)"
+            while true {
+                let id = "\(prefix)-\(nextID)"
+                nextID += 1
+                if !transcript.holdsID(id) { return id }
+            }
         }
     }
 
@@ -53,10 +58,17 @@ public final class LanguageModelSession: Sendable {
     ///   - thinking: let a Qwen3 model think (see `isThinkingEnabled`).
     ///   - evidenceRanker: orders the tools' sentences by the question for the answer round
     ///     (see `evidenceRanker`); the search tool's `evidenceRanker` ranks by the index's words and meaning.
+    ///   - history: earlier turns the conversation goes on from (prompts, responses, tool calls
+    ///     and their outputs), after the instructions: a conversation a client kept, sent again.
+    ///     Apple's `init(model:tools:transcript:)` reads the instructions from the transcript too;
+    ///     here they stay a parameter, so the system turn is written in one place. Entries must
+    ///     have ids of their own and no `instructions` among them, or the first response throws
+    ///     `GenerationError.invalidHistory`.
     public init(model: any LanguageModel, tools: [any Tool] = [], instructions: String? = nil,
                 contextWindow: ContextWindow? = nil, thinking: Bool = false, maximumToolRounds: Int = 4,
                 toolErrorPolicy: ToolErrorPolicy = .reportToModel, repeatedToolCallPolicy: RepeatedToolCallPolicy = .reuseEarlierOutput,
-                trimmingPolicy: TranscriptTrimmingPolicy = .init(), evidenceRanker: (any EvidenceRanker)? = nil) {
+                trimmingPolicy: TranscriptTrimmingPolicy = .init(), evidenceRanker: (any EvidenceRanker)? = nil,
+                history: [Transcript.Entry] = []) {
         self.model = model
         self.tools = tools.map { ToolBox($0) }
         self.instructions = instructions ?? ""
@@ -72,6 +84,7 @@ public final class LanguageModelSession: Sendable {
             initial.transcript.append(.instructions(.init(id: initial.makeID("instructions"), text: self.instructions,
                                                           toolNames: self.tools.map(\.name))))
         }
+        history.forEach { initial.transcript.append($0) }
         self.state = Mutex(initial)
     }
 
@@ -104,6 +117,19 @@ public final class LanguageModelSession: Sendable {
     public func budgetReport(for prompt: Prompt, options: GenerationOptions = GenerationOptions()) throws -> BudgetReport {
         var transcript = self.transcript
         transcript.append(.prompt(.init(id: "budget-prompt", text: prompt.renderedText, attachments: prompt.attachments, options: options)))
+        return try budgetReport(of: transcript, options: options)
+    }
+
+    /// What continuing with `outputs` (`respond(continuingWith:)`) would cost, section by section,
+    /// without decoding anything. The outputs are not added to the transcript.
+    public func budgetReport(continuingWith outputs: [Transcript.ToolOutput], options: GenerationOptions = GenerationOptions()) throws -> BudgetReport {
+        var transcript = self.transcript
+        outputs.forEach { transcript.append(.toolOutput(Self.neutralized($0))) }
+        return try budgetReport(of: transcript, options: options)
+    }
+
+    private func budgetReport(of transcript: Transcript, options: GenerationOptions) throws -> BudgetReport {
+        try Self.checkHistory(transcript)
         let texts = Dictionary(uniqueKeysWithValues: transcript.map { ($0.id, $0.text) })
         let rendered = model.chatTemplate.render(messages(transcript, texts: texts), tools: toolDefinitions, thinking: isThinkingEnabled)
         return try BudgetReport(for: budgetRequest(transcript, texts: texts, rendered: rendered, reservedAnswerTokens: maximumTokens(options)),
@@ -117,7 +143,7 @@ public final class LanguageModelSession: Sendable {
 
     /// Answers a prompt with attachments, calling tools as needed.
     public func respond(to prompt: Prompt, options: GenerationOptions = GenerationOptions()) async throws -> Response<String> {
-        try await run(prompt: prompt, options: options, answer: .text, snapshot: { _, _ in })
+        try await run(.prompt(prompt), options: options, answer: .text, snapshot: { _, _ in })
     }
 
     /// Streams the answer to `prompt` as snapshots of the whole text so far.
@@ -128,7 +154,30 @@ public final class LanguageModelSession: Sendable {
     /// Streams the answer to a prompt with attachments.
     public func streamResponse(to prompt: Prompt, options: GenerationOptions = GenerationOptions()) -> ResponseStream<String> {
         let (stream, final) = streaming { (continuation: AsyncThrowingStream<Snapshot<String>, any Error>.Continuation) in
-            try await self.run(prompt: prompt, options: options, answer: .text) { text, entries in
+            try await self.run(.prompt(prompt), options: options, answer: .text) { text, entries in
+                continuation.yield(Snapshot(content: text, rawContent: .string(text), transcriptEntries: entries))
+            }
+        }
+        return ResponseStream(stream: stream, final: final)
+    }
+
+    /// Continues the response that ended with calls of external tools (`Response.externalToolCalls`)
+    /// once the caller has run them: `outputs` answer those calls, one each, by the call's id.
+    /// The loop goes on where it stopped: the model reads the outputs, then may call tools again
+    /// or answer, under `options` (whose `toolCallingMode` is this continuation's first round's).
+    /// A Lantern addition: Apple's tools all run inside the session, while an `ExternalTool`
+    /// runs wherever its caller keeps it (an OpenAI client's own function).
+    /// - Throws: `GenerationError.cannotContinue` when the transcript does not end with
+    ///   external calls, or `outputs` do not answer exactly those.
+    public func respond(continuingWith outputs: [Transcript.ToolOutput], options: GenerationOptions = GenerationOptions()) async throws -> Response<String> {
+        try await run(.toolOutputs(outputs), options: options, answer: .text, snapshot: { _, _ in })
+    }
+
+    /// Streams the continuation of a response that ended with calls of external tools
+    /// (see `respond(continuingWith:options:)`).
+    public func streamResponse(continuingWith outputs: [Transcript.ToolOutput], options: GenerationOptions = GenerationOptions()) -> ResponseStream<String> {
+        let (stream, final) = streaming { (continuation: AsyncThrowingStream<Snapshot<String>, any Error>.Continuation) in
+            try await self.run(.toolOutputs(outputs), options: options, answer: .text) { text, entries in
                 continuation.yield(Snapshot(content: text, rawContent: .string(text), transcriptEntries: entries))
             }
         }
@@ -234,17 +283,41 @@ public final class LanguageModelSession: Sendable {
         }
     }
 
-    /// Runs the tool loop until the model answers. `snapshot` receives the visible text so far.
-    func run<Content>(prompt: Prompt, options: GenerationOptions, answer: AnswerFormat<Content>,
+    /// Where a response starts: a new prompt, or the outputs of the external calls the last
+    /// response ended with (`respond(continuingWith:)`).
+    enum ResponseStart: Sendable {
+        case prompt(Prompt)
+        case toolOutputs([Transcript.ToolOutput])
+    }
+
+    /// Runs the tool loop until the model answers, or calls an external tool. `snapshot`
+    /// receives the visible text so far.
+    func run<Content>(_ start: ResponseStart, options: GenerationOptions, answer: AnswerFormat<Content>,
                       snapshot: @Sendable (String, ArraySlice<Transcript.Entry>) -> Void) async throws -> Response<Content> {
         guard model.chatTemplate.family != .unsupported else {
             throw GenerationError.unsupportedChatTemplate(family: model.chatTemplate.family.rawValue)
         }
-        let grammars = try await RoundGrammars(tools: tools, prompt: prompt, answer: answer, syntax: callSyntax,
-                                               maximumCalls: options.maximumToolCallsPerRound, grounding: try await grounding(ResponseSources([]), options, question: prompt.text))
+        // what the response answers, and what its first round may rest on, read before anything is recorded
+        let (prompt, continued) = try state.withLock { state -> (Prompt, ContinuedTurn?) in
+            try Self.checkHistory(state.transcript)
+            switch start {
+            case .prompt(let prompt):
+                return (prompt, nil)
+            case .toolOutputs(let outputs):
+                let turn = try ContinuedTurn(state.transcript, outputs: outputs.map(Self.neutralized))
+                return (turn.prompt, turn)
+            }
+        }
+        let firstSources = continued.map { ResponseSources($0.entriesSincePrompt) } ?? ResponseSources([])
+        let grammars = try await RoundGrammars(tools: tools, prompt: prompt, answer: answer, syntax: callSyntax, options: options,
+                                               grounding: try await grounding(firstSources, options, question: prompt.text))
         let start = try state.withLock { state -> Int in
             guard !state.isResponding else { throw GenerationError.concurrentRequests }
             state.isResponding = true
+            if let continued {
+                continued.outputs.forEach { state.transcript.append(.toolOutput($0)) }
+                return continued.promptIndex
+            }
             state.transcript.append(.prompt(.init(id: state.makeID("prompt"), text: prompt.renderedText + answer.promptSuffix,
                                                   attachments: prompt.attachments, options: options)))
             return state.transcript.count - 1
@@ -255,6 +328,10 @@ public final class LanguageModelSession: Sendable {
 
         var progress = ResponseProgress(mode: tools.isEmpty ? .disallowed : options.toolCallingMode, grammars: grammars,
                                         ledger: CallLedger(syntax: callSyntax), transcriptStart: start)
+        if let continued {
+            progress.toolRounds = continued.toolRounds
+            if progress.toolRounds >= maximumToolRounds { progress.mode = .disallowed }
+        }
         var phase = Phase.generating
         do {
             while true {
@@ -265,7 +342,18 @@ public final class LanguageModelSession: Sendable {
                     let calls = toolCalls(in: round, mode: progress.mode, answer: answer)
                     phase = calls.isEmpty ? .answering(round) : .callingTools(calls, round)
                 case .callingTools(let calls, let round):
-                    try await callTools(calls, of: round, &progress, prompt: prompt, options: options, answer: answer, show: show)
+                    let external = try await callTools(calls, of: round, &progress, prompt: prompt, options: options, answer: answer, show: show)
+                    guard external.isEmpty else {
+                        // the caller runs these: the response ends with them (`respond(continuingWith:)` goes on)
+                        guard answer.schema == nil else {
+                            throw GenerationError.decodingFailure(type: answer.typeName, rawText: round.text,
+                                                                  reason: "the model called the external tool \(external[0].toolName), whose calls only a text response can hand back; offer external tools to text responses")
+                        }
+                        let (content, rawContent) = try answer.decode(progress.content, "")
+                        let entries = newEntries()
+                        return Response(content: content, rawContent: rawContent, transcriptEntries: entries, usage: progress.usage,
+                                        sources: ResponseSources(entries).sources, citations: [], externalToolCalls: external)
+                    }
                     phase = .generating
                 case .answering(let round):
                     let (content, rawContent) = try record(round, asAnswerTo: progress, answer: answer)
@@ -274,7 +362,7 @@ public final class LanguageModelSession: Sendable {
                     let sources = ResponseSources(entries).sources
                     let citations = answer.schema == nil ? Citation.citations(in: progress.content, sources: sources) : []
                     return Response(content: content, rawContent: rawContent, transcriptEntries: entries, usage: progress.usage,
-                                    sources: sources, citations: citations)
+                                    sources: sources, citations: citations, externalToolCalls: [])
                 }
             }
         } catch is CancellationError {
@@ -347,27 +435,30 @@ public final class LanguageModelSession: Sendable {
     }
 
     /// `callingTools`: runs the round's calls and records them with their outputs, then chooses
-    /// what the next round may do.
+    /// what the next round may do. Returns the round's calls of external tools, which were
+    /// recorded and not run: when there are any, the response ends with them.
     private func callTools<Content>(_ calls: [ToolCallSyntax.ParsedCall], of round: Round, _ progress: inout ResponseProgress,
                                     prompt: Prompt, options: GenerationOptions, answer: AnswerFormat<Content>,
-                                    show: (String) -> Void) async throws {
+                                    show: (String) -> Void) async throws -> [Transcript.ToolCall] {
         progress.toolRounds += 1
         progress.ledger.recordText(of: round.text)
         let clock = ContinuousClock.now
-        let onlyRepeats = try await ToolCallContext.$current.withValue(ToolCallContext(prompt: prompt)) {
+        let (onlyRepeats, external) = try await ToolCallContext.$current.withValue(ToolCallContext(prompt: prompt)) {
             try await runTools(calls, rawText: callSyntax.trimmingIncompleteCall(round.text), ledger: &progress.ledger)
         }
         progress.usage.toolDuration += ContinuousClock.now - clock
         show(progress.content)
+        guard external.isEmpty else { return external }
         // tools may narrow their arguments to what this round produced (fetch: the ids
         // the search just returned), so the grammar is compiled again
         let sources = ResponseSources(state.withLock { $0.transcript.entries[progress.transcriptStart...] })
-        progress.grammars = try await RoundGrammars(tools: tools, prompt: prompt, answer: answer, syntax: callSyntax,
-                                                    maximumCalls: options.maximumToolCallsPerRound, grounding: try await grounding(sources, options, question: prompt.text))
+        progress.grammars = try await RoundGrammars(tools: tools, prompt: prompt, answer: answer, syntax: callSyntax, options: options,
+                                                    grounding: try await grounding(sources, options, question: prompt.text))
         if progress.mode == .required && options.requiredToolCallingExit == .relaxAfterFirstRound { progress.mode = .allowed }
         // at the round limit, or when the model only repeated itself, the next round must
         // answer from what the tools returned; only a model that still insists on calling fails
         if progress.toolRounds == maximumToolRounds || onlyRepeats { progress.mode = .disallowed }
+        return []
     }
 
     /// `answering`: decodes `round` as the answer and records it in the transcript.
@@ -404,23 +495,29 @@ public final class LanguageModelSession: Sendable {
     }
 
     /// A call as the session will run it: a valid call, a repeat of one made earlier for this
-    /// prompt, or text that could not be read.
+    /// prompt, a call of an external tool (recorded, not run), or text that could not be read.
     private enum PendingCall: Sendable {
         case call(Transcript.ToolCall)
         case repeated(Transcript.ToolCall, earlierCallID: String)
+        case external(Transcript.ToolCall)
         /// `id` names the error output (each entry of a transcript has its own id).
         case malformed(id: String, text: String, reason: String)
     }
 
-    /// Records the calls, runs them concurrently (repeats aside, per `repeatedToolCallPolicy`),
-    /// and records their outputs in call order. Returns whether every call repeated one made
-    /// before for this prompt.
-    private func runTools(_ parsed: [ToolCallSyntax.ParsedCall], rawText: String, ledger: inout CallLedger) async throws -> Bool {
+    /// Records the calls, runs them concurrently (repeats aside, per `repeatedToolCallPolicy`,
+    /// and calls of external tools, which the caller runs), and records their outputs in call
+    /// order. Returns whether every call repeated one made before for this prompt, and the
+    /// external calls.
+    private func runTools(_ parsed: [ToolCallSyntax.ParsedCall], rawText: String,
+                          ledger: inout CallLedger) async throws -> (onlyRepeats: Bool, external: [Transcript.ToolCall]) {
+        let externalNames = Set(tools.filter(\.isExternal).map(\.name))
         let (pending, onlyRepeats): ([PendingCall], Bool) = state.withLock { state in
             let pending = parsed.map { call -> PendingCall in
                 switch call {
                 case .call(let name, let arguments):
                     let call = Transcript.ToolCall(id: state.makeID("call"), toolName: name, arguments: arguments)
+                    // an external call is the caller's to run, however often the model asks
+                    if externalNames.contains(name) { return .external(call) }
                     guard let earlier = ledger.earlierCall(matching: call), repeatedToolCallPolicy == .reuseEarlierOutput else { return .call(call) }
                     return .repeated(call, earlierCallID: earlier)
                 case .malformed(let text, let reason):
@@ -429,7 +526,7 @@ public final class LanguageModelSession: Sendable {
             }
             let calls = pending.compactMap { pending -> Transcript.ToolCall? in
                 switch pending {
-                case .call(let call), .repeated(let call, _): call
+                case .call(let call), .repeated(let call, _), .external(let call): call
                 case .malformed: nil
                 }
             }
@@ -440,8 +537,10 @@ public final class LanguageModelSession: Sendable {
             state.transcript.append(.toolCalls(.init(id: state.makeID("calls"), calls: calls, rawText: promptText)))
             return (pending, onlyRepeats)
         }
+        let external = pending.compactMap { if case .external(let call) = $0 { call } else { nil } }
         let outputs = try await withThrowingTaskGroup(of: (Int, Transcript.ToolOutput).self) { group in
             for (index, call) in pending.enumerated() {
+                if case .external = call { continue }
                 group.addTask { (index, Self.neutralized(try await self.output(for: call))) }
             }
             var outputs: [(Int, Transcript.ToolOutput)] = []
@@ -449,14 +548,14 @@ public final class LanguageModelSession: Sendable {
             return outputs.sorted { $0.0 < $1.0 }.map(\.1)
         }
         state.withLock { state in outputs.forEach { state.transcript.append(.toolOutput($0)) } }
-        return onlyRepeats
+        return (onlyRepeats, external)
     }
 
     /// `output` as the model may read it. Every tool's output, and every error text, enters the
     /// transcript through here: whatever a tool returns (a QR code's text, OCR of a photo of a
     /// prompt, a web page), it cannot spell `</tool_response>`, `<tool_call>` or a control token
     /// (`PromptMarkup`), and the prompt tokenizes it as plain text besides.
-    private static func neutralized(_ output: Transcript.ToolOutput) -> Transcript.ToolOutput {
+    static func neutralized(_ output: Transcript.ToolOutput) -> Transcript.ToolOutput {
         var output = output
         output.segments = output.segments.map { segment in
             guard case .text(var text) = segment else { return segment }
@@ -473,7 +572,7 @@ public final class LanguageModelSession: Sendable {
             return .init(id: id, toolName: "", text: "Error: \(reason). The call was: \(text)", isError: true)
         case .repeated(let repeated, let earlier):
             return .init(id: repeated.id, toolName: repeated.toolName, text: Self.repeatedCallNote, isError: false, repeatedCallID: earlier)
-        case .call(let valid):
+        case .call(let valid), .external(let valid):
             call = valid
         }
         guard let tool = tools.first(where: { $0.name == call.toolName }) else {
@@ -552,6 +651,20 @@ public final class LanguageModelSession: Sendable {
             return prompt
         } catch let error as TokenBudgetError {
             throw GenerationError.exceededContextWindowSize(error)
+        }
+    }
+
+    /// Throws unless every entry has an id of its own, and the only instructions are the
+    /// session's (first): what a history given to `init` must hold for prompts to be rendered.
+    static func checkHistory(_ transcript: Transcript) throws(GenerationError) {
+        var seen = Set<String>()
+        for (index, entry) in transcript.enumerated() {
+            if case .instructions = entry, index > 0 {
+                throw .invalidHistory("entry \(entry.id) is instructions; give them as the session's instructions, not in its history")
+            }
+            guard seen.insert(entry.id).inserted else {
+                throw .invalidHistory("two entries have the id \(entry.id); give each its own")
+            }
         }
     }
 

@@ -24,6 +24,11 @@ extension LanguageModelSession {
         case cancelled
         /// `respond` was called while another response of the same session was running.
         case concurrentRequests
+        /// The session's `history` cannot be the start of a conversation; the reason names the entry.
+        case invalidHistory(String)
+        /// `respond(continuingWith:)` had nothing to continue, or outputs that do not answer
+        /// the calls the last response ended with; the reason says which.
+        case cannotContinue(String)
 
         public var description: String {
             switch self {
@@ -41,6 +46,8 @@ extension LanguageModelSession {
                 return "the generated answer could not be decoded as \(type): \(reason); raw text: \(rawText)"
             case .cancelled: return "the response was cancelled"
             case .concurrentRequests: return "the session is already responding; wait for that response before asking again"
+            case .invalidHistory(let reason): return "the session's history cannot start a conversation: \(reason)"
+            case .cannotContinue(let reason): return "the response cannot be continued: \(reason)"
             }
         }
     }

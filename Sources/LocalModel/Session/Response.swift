@@ -17,6 +17,11 @@ extension LanguageModelSession {
         /// marker; every one is among `sources` (the grammar admits no other). Empty for a
         /// structured answer.
         public let citations: [Citation]
+        /// The calls of external tools the response ended with (`ExternalTool`), in the order
+        /// written: the caller runs them and goes on with `respond(continuingWith:)`. Empty when
+        /// the model answered; the content is then the answer, else only what the model wrote
+        /// before its calls. (A Lantern addition.)
+        public let externalToolCalls: [Transcript.ToolCall]
 
         /// Why the answer was ended before the model ended it (a loop, the token limit), from
         /// the response's transcript entry; nil when the model ended it.

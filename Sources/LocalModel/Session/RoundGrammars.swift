@@ -23,10 +23,14 @@ struct RoundGrammars {
         var citesSources: Bool
     }
 
+    /// The tools the round may call are those `options.allowedToolNames` admits (all of them
+    /// when it is nil) that say they are available for `prompt`.
     init<Content>(tools: [ToolBox], prompt: Prompt, answer format: LanguageModelSession.AnswerFormat<Content>,
-                   syntax: ToolCallSyntax, maximumCalls: Int, grounding: Grounding) async throws {
+                   syntax: ToolCallSyntax, options: GenerationOptions, grounding: Grounding) async throws {
+        let maximumCalls = options.maximumToolCallsPerRound
         var signatures: [GrammarCompiler.ToolSignature] = []
-        for tool in tools where await tool.isAvailable(for: prompt) {
+        for tool in tools where options.allowedToolNames?.contains(tool.name) ?? true {
+            guard await tool.isAvailable(for: prompt) else { continue }
             signatures.append(.init(name: tool.name, arguments: await tool.parameters(for: prompt)))
         }
         toolNames = signatures.map(\.name)

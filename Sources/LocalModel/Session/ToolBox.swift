@@ -4,6 +4,8 @@ struct ToolBox: Sendable {
     let description: String
     let parameters: GenerationSchema
     let includesSchemaInInstructions: Bool
+    /// Whether the caller runs the tool's calls (`ExternalTool`): a call of it ends the response.
+    let isExternal: Bool
     let tool: any Tool
     private let parametersForPrompt: @Sendable (Prompt) async -> GenerationSchema
     private let availability: @Sendable (Prompt) async -> Bool
@@ -14,6 +16,7 @@ struct ToolBox: Sendable {
         description = tool.description
         parameters = tool.parameters
         includesSchemaInInstructions = tool.includesSchemaInInstructions
+        isExternal = tool is ExternalTool
         self.tool = tool
         parametersForPrompt = { await tool.parameters(for: $0) }
         availability = { await tool.isAvailable(for: $0) }

@@ -16,6 +16,15 @@ public struct Transcript: Sendable, Hashable, RandomAccessCollection {
 
     mutating func append(_ entry: Entry) { entries.append(entry) }
 
+    /// Whether an entry or a call already has `id` (a tool output's id is its call's).
+    func holdsID(_ id: String) -> Bool {
+        entries.contains { entry in
+            if entry.id == id { return true }
+            if case .toolCalls(let turn) = entry { return turn.calls.contains { $0.id == id } }
+            return false
+        }
+    }
+
     /// One item of the transcript.
     public enum Entry: Sendable, Hashable, Identifiable {
         case instructions(Instructions)
@@ -50,6 +59,13 @@ public struct Transcript: Sendable, Hashable, RandomAccessCollection {
         public var text: String
         public var attachments: [ImageAttachment]
         public var options: GenerationOptions
+
+        public init(id: String, text: String, attachments: [ImageAttachment] = [], options: GenerationOptions = GenerationOptions()) {
+            self.id = id
+            self.text = text
+            self.attachments = attachments
+            self.options = options
+        }
     }
 
     /// The calls the model made in one turn.
@@ -60,6 +76,14 @@ public struct Transcript: Sendable, Hashable, RandomAccessCollection {
         /// still matches next turn), less calls that repeated earlier ones: their outputs are in
         /// the prompt once. Empty when every call repeated one; the turn is then left out.
         public var rawText: String
+
+        /// A turn of `calls` whose text is `rawText`: for a turn of a conversation kept outside
+        /// the session, the family's own spelling of the calls (`ToolCallSyntax.text(of:)`).
+        public init(id: String, calls: [ToolCall], rawText: String) {
+            self.id = id
+            self.calls = calls
+            self.rawText = rawText
+        }
     }
 
     /// One call: which tool, with what arguments.
@@ -68,6 +92,12 @@ public struct Transcript: Sendable, Hashable, RandomAccessCollection {
         public var id: String
         public var toolName: String
         public var arguments: GeneratedContent
+
+        public init(id: String, toolName: String, arguments: GeneratedContent) {
+            self.id = id
+            self.toolName = toolName
+            self.arguments = arguments
+        }
     }
 
     /// What a tool returned (or the error it threw): the text the model reads and, beside it,
@@ -98,8 +128,10 @@ public struct Transcript: Sendable, Hashable, RandomAccessCollection {
 
         /// An output of `text` and, after it, one structure segment per value of `structuredContent`;
         /// segment ids derive from the output's id, so a replayed response has the same transcript.
-        init(id: String, toolName: String, text: String, structuredContent: [any Sendable & Hashable] = [],
-             sources: [CitableSource] = [], isError: Bool, repeatedCallID: String? = nil) {
+        /// An app that ran an external tool's call answers it with `id` the call's id and the
+        /// text the model should read (`LanguageModelSession.respond(continuingWith:)`).
+        public init(id: String, toolName: String, text: String, structuredContent: [any Sendable & Hashable] = [],
+                    sources: [CitableSource] = [], isError: Bool = false, repeatedCallID: String? = nil) {
             self.id = id
             self.toolName = toolName
             self.segments = [.text(TextSegment(id: "\(id)-text", content: text))]
@@ -184,6 +216,12 @@ public struct Transcript: Sendable, Hashable, RandomAccessCollection {
         public var text: String
         /// Why Lantern ended the answer before the model did; nil when the model ended it.
         public var truncation: Truncation? = nil
+
+        public init(id: String, text: String, truncation: Truncation? = nil) {
+            self.id = id
+            self.text = text
+            self.truncation = truncation
+        }
 
         /// Why an answer was ended before the model ended it: a reader of the transcript can
         /// tell a looping or cut-off answer from a finished one.
