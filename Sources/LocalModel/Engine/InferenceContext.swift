@@ -342,7 +342,9 @@ public actor InferenceContext {
         if case .stopString = stopReason {} else { send(assembler.finish()) }
         let end = ContinuousClock.now
         return GenerationSummary(
-            stopReason: stopReason, promptTokens: prompt.count, reusedTokens: ingested.reused, restoredTokens: ingested.restored,
+            // the forced prefix is ingested with the prompt, and a cache holding it from the
+            // round before reuses it too, but its tokens are output: they count as generated
+            stopReason: stopReason, promptTokens: prompt.count, reusedTokens: min(ingested.reused, prompt.count), restoredTokens: ingested.restored,
             promptStateNotes: ingested.notes, generatedTokens: generated, forcedTokens: forced.count,
             prefillDuration: prefillEnd - start, generationDuration: end - prefillEnd,
             timeToFirstToken: firstText.map { $0 - start })
