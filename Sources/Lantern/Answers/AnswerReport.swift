@@ -66,6 +66,38 @@ public struct AnswerReport: Encodable, Sendable {
         public let text: String
     }
 
+    /// Why Lantern ended the answer before the model did.
+    public enum Truncation: String, Encodable, Sendable {
+        /// The answer reached the token cap of a generation round.
+        case tokenLimit = "token limit"
+        /// The answer filled the context window.
+        case contextFull = "context full"
+        /// The answer repeated itself and was stopped after a few copies.
+        case repeatedText = "repeated text"
+
+        init(_ truncation: Transcript.Response.Truncation) {
+            switch truncation {
+            case .tokenLimit: self = .tokenLimit
+            case .contextFull: self = .contextFull
+            case .repeatedSpan: self = .repeatedText
+            }
+        }
+    }
+
+    /// A call of one of the conversation's external tools, for the caller to run.
+    public struct ExternalCall: Encodable, Sendable {
+        public let id: String
+        public let name: String
+        /// Valid under the tool's schema: the call's grammar was compiled from it.
+        public let arguments: GeneratedContent
+
+        init(_ call: Transcript.ToolCall) {
+            id = call.id
+            name = call.toolName
+            arguments = call.arguments
+        }
+    }
+
     public let question: String
     public let answer: String
     /// How the answer was written: "quote" or "prose" (`--answer auto` resolved for the model).
@@ -80,4 +112,10 @@ public struct AnswerReport: Encodable, Sendable {
     public let notes: [String]
     /// The full transcript, with `--trace`.
     public let transcript: [Entry]?
+    /// Why the answer was cut before the model ended it; nil (and left out of the JSON) when
+    /// the model ended it.
+    public var truncation: Truncation? = nil
+    /// The calls of external tools the answer ended with, for the caller to run and send back
+    /// (`Conversation.Next.toolOutputs`); nil (and left out) when the model answered.
+    public var externalToolCalls: [ExternalCall]? = nil
 }

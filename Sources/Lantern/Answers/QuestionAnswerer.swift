@@ -57,15 +57,36 @@ public struct QuestionAnswerer: Sendable {
     /// grows. A cancelled task stops the generation and throws (`CancellationError` or
     /// `LanguageModelSession.GenerationError.cancelled`, whichever the session saw first).
     public func answer(_ question: String, onEvent: (AnswerEvent) -> Void = { _ in }) async throws -> AnswerReport {
-        let (session, tool) = setup.makeSession(model: model, window: window, thinking: thinking, extraTools: extraTools)
-        // The first round must search (a small model otherwise answers from memory); after it
-        // the model may search again or answer.
-        let options = GenerationOptions(maximumResponseTokens: maximumTokens, toolCallingMode: .required, answerStyle: answerStyle)
-        let (response, trace) = try await stream(session.streamResponse(to: Prompt(question, attachments: attachments), options: options),
-                                                 tool: tool, onEvent: onEvent)
+        try await answer(Conversation(next: .question(question)), onEvent: onEvent)
+    }
+
+    /// Answers the conversation's next turn: its question with the search loop, or the outputs
+    /// of its external calls. The answer may end in calls of the conversation's external tools
+    /// instead (`AnswerReport.externalToolCalls`). A conversation with a history must fit the
+    /// window as sent, with the answer's reserve, or it is refused before anything is decoded
+    /// (`GenerationError.exceededContextWindowSize`, naming what filled it): trimming the
+    /// caller's own turns would answer a conversation other than the one it sent. What the
+    /// searches add is made room for as in any session (oldest tool exchanges first).
+    public func answer(_ conversation: Conversation, onEvent: (AnswerEvent) -> Void = { _ in }) async throws -> AnswerReport {
+        let (session, tool) = setup.makeSession(model: model, window: window, thinking: thinking, extraTools: extraTools,
+                                                externalTools: conversation.externalTools, instructions: conversation.instructions,
+                                                history: conversation.history)
+        let serverTools = Set([tool.name, tool.configuration.fetchToolName] + extraTools.map(\.name))
+        let options = Self.options(for: conversation, serverTools: serverTools, maximumTokens: maximumTokens, answerStyle: answerStyle)
+        let responses: ResponseStream<String>
+        switch conversation.next {
+        case .question(let question):
+            let prompt = Prompt(question, attachments: attachments)
+            if !conversation.history.isEmpty { try Self.enforce(session.budgetReport(for: prompt, options: options)) }
+            responses = session.streamResponse(to: prompt, options: options)
+        case .toolOutputs(let outputs):
+            try Self.enforce(session.budgetReport(continuingWith: outputs, options: options))
+            responses = session.streamResponse(continuingWith: outputs, options: options)
+        }
+        let (response, trace) = try await stream(responses, tool: tool, onEvent: onEvent)
         let usage = response.usage
         return AnswerReport(
-            question: question, answer: response.content,
+            question: conversation.question, answer: response.content,
             answerStyle: answerStyle.resolved(parameterCount: model.parameterCount).rawValue,
             sources: try await sources(steps: trace.steps, replies: trace.replies, citations: response.citations), trace: trace.steps,
             timings: .init(load: loadDuration.seconds, retrieval: usage.toolDuration.seconds,
@@ -73,7 +94,43 @@ public struct QuestionAnswerer: Sendable {
                            firstToken: usage.timeToFirstToken?.seconds, firstGenerated: usage.timeToFirstGeneratedText?.seconds),
             tokens: .init(prompt: usage.promptTokens, cached: usage.cachedTokens, restored: usage.restoredTokens, generated: usage.generatedTokens),
             notes: usage.promptStateNotes.map(\.description),
-            transcript: fullTranscript ? session.transcript.map { AnswerReport.Entry(kind: $0.kindName, text: $0.text) } : nil)
+            transcript: fullTranscript ? session.transcript.map { AnswerReport.Entry(kind: $0.kindName, text: $0.text) } : nil,
+            truncation: response.truncation.map(AnswerReport.Truncation.init),
+            externalToolCalls: response.externalToolCalls.isEmpty ? nil : response.externalToolCalls.map(AnswerReport.ExternalCall.init))
+    }
+
+    /// The response's options for the conversation: a new question's first round must search
+    /// or, with `auto`, call an external tool (a small model otherwise answers from memory);
+    /// after it the model may search again or answer. `required` and a named tool bind the
+    /// first round to the external tools alone; `none` leaves them out of every grammar.
+    private static func options(for conversation: Conversation, serverTools: Set<String>, maximumTokens: Int?,
+                                answerStyle: GenerationOptions.AnswerStyle) -> GenerationOptions {
+        var options = GenerationOptions(maximumResponseTokens: maximumTokens, toolCallingMode: .required, answerStyle: answerStyle)
+        if case .toolOutputs = conversation.next { options.toolCallingMode = .allowed }
+        let external = Set(conversation.externalTools.map(\.name))
+        guard !external.isEmpty else { return options }
+        switch conversation.toolChoice {
+        case .none:
+            options.allowedToolNames = serverTools
+        case .auto:
+            break
+        case .required:
+            options.allowedToolNames = external
+            options.toolCallingMode = .required
+        case .named(let name):
+            options.allowedToolNames = [name]
+            options.toolCallingMode = .required
+        }
+        return options
+    }
+
+    /// Throws the overflow of a request that does not fit, as the session itself would.
+    private static func enforce(_ report: BudgetReport) throws {
+        do {
+            try report.enforce()
+        } catch {
+            throw LanguageModelSession.GenerationError.exceededContextWindowSize(error)
+        }
     }
 
     /// Reads the snapshots: steps as tool outputs arrive, the answer as it grows with its

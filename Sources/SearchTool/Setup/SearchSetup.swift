@@ -69,11 +69,18 @@ public struct SearchSetup: Sendable {
     /// search, such as OCR and barcode reading when images are attached (`ask --image`).
     /// Extra tools are listed first: a question that brings them is mostly about them, and a
     /// small model leans towards the first tools it reads.
+    ///
+    /// A conversation a front end keeps (`ask serve`'s clients) adds `externalTools`, the
+    /// caller's own functions, listed after fetch so the system turn's start stays the one
+    /// every plain question decodes; `instructions` of its own, after the index's; and the
+    /// `history` of its earlier turns.
     public func makeSession(model: any LanguageModel, window: ContextWindow?, thinking: Bool,
-                            extraTools: [any Tool] = []) -> (LanguageModelSession, SearchTool) {
+                            extraTools: [any Tool] = [], externalTools: [ExternalTool] = [],
+                            instructions added: String? = nil, history: [Transcript.Entry] = []) -> (LanguageModelSession, SearchTool) {
         let tool = makeTool()
-        let session = LanguageModelSession(model: model, tools: extraTools + [tool, tool.fetchTool], instructions: instructions,
-                                           contextWindow: window, thinking: thinking, evidenceRanker: tool.evidenceRanker)
+        let instructions = [instructions, added].compactMap { $0?.isEmpty == false ? $0 : nil }.joined(separator: "\n\n")
+        let session = LanguageModelSession(model: model, tools: extraTools + [tool, tool.fetchTool] + externalTools, instructions: instructions,
+                                           contextWindow: window, thinking: thinking, evidenceRanker: tool.evidenceRanker, history: history)
         return (session, tool)
     }
 
