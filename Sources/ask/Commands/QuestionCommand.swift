@@ -37,11 +37,9 @@ struct QuestionCommand: Command {
     @Flag("think", help: "Let a thinking model (Qwen3) think before answering (costs tokens).") var thinking: Bool
     @Flag("json", help: "Print one JSON object: answer, sources, trace, timings, tokens.") var json: Bool
     @Flag("trace", help: "Print the full transcript after the answer.") var trace: Bool
-    @Flag("no-prompt-cache", help: "Neither load nor save the system turn's KV state in $XDG_CACHE_HOME/lantern/prompt-states (kept so the next process starts warm; at most 1 GiB, least recently used out).")
-    var noPromptCache: Bool
     @Argument("QUESTION", help: "The question (several words are joined); none opens the interactive prompt.") var words: [String]
 
-    var modelOptions: ModelOptions { modelFlags.options(promptCache: !noPromptCache) }
+    var modelOptions: ModelOptions { modelFlags.options }
 
     func run() async throws -> Int32 {
         // the mistakes the options cannot see alone, before anything is loaded

@@ -8,8 +8,8 @@ import LocalModel
 /// clients and the front ends built on them ask Lantern's grounded questions. The model is
 /// loaded once and the index opened once, both before the server listens; each request is one
 /// question answered as `ask` answers it, with the sources under `lantern` in the response.
-/// The system turn's KV state goes to the prompt cache as `ask`'s does, so a restarted server
-/// does not decode it again.
+/// The system turn's KV state goes to the prompt cache as `ask`'s does (unless
+/// `--no-prompt-cache`), so a restarted server does not decode it again.
 struct ServeCommand: Command {
     static let configuration = CommandConfiguration(
         tool: "ask", name: "serve", abstract: "Answer questions over an index through an OpenAI-compatible HTTP API (/v1/chat/completions, /v1/models).",
@@ -58,7 +58,7 @@ struct ServeCommand: Command {
         guard address.isLoopback || key != nil else {
             throw Self.usageError("--host \(host) is reachable from other machines, which could then read the index: give --api-key KEY (or set \(Self.apiKeyVariable)), or listen on 127.0.0.1")
         }
-        let modelOptions = modelFlags.options(promptCache: true)
+        let modelOptions = modelFlags.options
         var loader = modelOptions.loader
         loader.configuration.parallelSessions = parallel
         _ = try loader.locate()
