@@ -141,14 +141,22 @@ public struct QuestionAnswerer: Sendable {
     private func stream(_ stream: ResponseStream<String>, tool: SearchTool,
                         onEvent: (AnswerEvent) -> Void) async throws -> (LanguageModelSession.Response<String>, Trace) {
         var trace = Trace(searchToolName: tool.name, fetchToolName: tool.configuration.fetchToolName)
-        for try await snapshot in stream {
-            for step in trace.read(snapshot.transcriptEntries) { onEvent(.step(step, tool: tool)) }
-            let content = snapshot.content
-            let ready = String(content[..<(Citation.openMarkerStart(in: content) ?? content.endIndex)])
-            let citations = Citation.markers(in: ready).isEmpty ? [] : Citation.citations(in: ready, sources: snapshot.sources)
-            onEvent(.text(CitationNumbers(citations).rendered(ready)))
+        do {
+            for try await snapshot in stream {
+                for step in trace.read(snapshot.transcriptEntries) { onEvent(.step(step, tool: tool)) }
+                let content = snapshot.content
+                let ready = String(content[..<(Citation.openMarkerStart(in: content) ?? content.endIndex)])
+                let citations = Citation.markers(in: ready).isEmpty ? [] : Citation.citations(in: ready, sources: snapshot.sources)
+                onEvent(.text(CitationNumbers(citations).rendered(ready)))
+            }
+            try Task.checkCancellation()
+        } catch {
+            // A cancelled answer returns once its generation has stopped, not before: until then
+            // the session holds its sequence of the model's context, and a server that gave the
+            // turn to the next question would have that one make a context of its own.
+            _ = try? await stream.collect()
+            throw error
         }
-        try Task.checkCancellation()
         let response = try await stream.collect()
         onEvent(.text(CitationNumbers(response.citations).rendered(response.content)))
         return (response, trace)
