@@ -21,6 +21,10 @@ public struct QuestionAnswerer: Sendable {
     public var window: ContextWindow? = nil
     /// The cap on each generation round's tokens; nil is the session's default.
     public var maximumTokens: Int? = nil
+    /// The cap of a round that can only be calls (the first, searching one); nil:
+    /// `maximumTokens`. A server whose client caps the answer short sets its own cap here, so
+    /// the search is not cut (`GenerationOptions.maximumToolCallRoundTokens`).
+    public var maximumCallRoundTokens: Int? = nil
     public var thinking = false
     /// How answers are written.
     public var answerStyle: GenerationOptions.AnswerStyle = .automatic
@@ -72,7 +76,8 @@ public struct QuestionAnswerer: Sendable {
                                                 externalTools: conversation.externalTools, instructions: conversation.instructions,
                                                 history: conversation.history)
         let serverTools = Set([tool.name, tool.configuration.fetchToolName] + extraTools.map(\.name))
-        let options = Self.options(for: conversation, serverTools: serverTools, maximumTokens: maximumTokens, answerStyle: answerStyle)
+        var options = Self.options(for: conversation, serverTools: serverTools, maximumTokens: maximumTokens, answerStyle: answerStyle)
+        options.maximumToolCallRoundTokens = maximumCallRoundTokens
         let responses: ResponseStream<String>
         switch conversation.next {
         case .question(let question):

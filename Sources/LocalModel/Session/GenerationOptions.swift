@@ -74,11 +74,18 @@ public struct GenerationOptions: Sendable, Hashable {
     /// forces a call of that tool. (A Lantern addition: OpenAI's `tool_choice` naming one
     /// function, or `"none"` for the client's functions while the server's tools stay.)
     public var allowedToolNames: Set<String>?
+    /// The token cap of a round that can only be calls (`.required`), whose text is never the
+    /// answer; nil: `maximumResponseTokens`, as every round's. A caller that caps the answer
+    /// short (an OpenAI client's `max_tokens`) keeps its required search whole this way: cut
+    /// at the answer's cap, the call would not parse, and the model would answer from the
+    /// error. (A Lantern addition.)
+    public var maximumToolCallRoundTokens: Int?
 
     public init(sampling: SamplingMode? = nil, temperature: Double? = nil, maximumResponseTokens: Int? = nil,
                 toolCallingMode: ToolCallingMode = .allowed, requiredToolCallingExit: RequiredToolCallingExit = .relaxAfterFirstRound,
                 parsesSpecialTokensInPrompt: Bool = false, maximumToolCallsPerRound: Int = 1,
-                answerStyle: AnswerStyle = .automatic, citesSources: Bool = true, allowedToolNames: Set<String>? = nil) {
+                answerStyle: AnswerStyle = .automatic, citesSources: Bool = true, allowedToolNames: Set<String>? = nil,
+                maximumToolCallRoundTokens: Int? = nil) {
         self.sampling = sampling
         self.temperature = temperature
         self.maximumResponseTokens = maximumResponseTokens
@@ -89,6 +96,7 @@ public struct GenerationOptions: Sendable, Hashable {
         self.answerStyle = answerStyle
         self.citesSources = citesSources
         self.allowedToolNames = allowedToolNames
+        self.maximumToolCallRoundTokens = maximumToolCallRoundTokens
     }
 
     /// The engine's sampling options for these settings (greedy unless asked otherwise).

@@ -384,7 +384,8 @@ public final class LanguageModelSession: Sendable {
         let mayAnswer = progress.mode != .required && answer.schema == nil
         let isAnswerRound = progress.mode == .disallowed && answer.schema == nil
         let parameters = GenerationParameters(
-            sampling: options.samplingOptions, maximumTokens: maximumTokens(options),
+            sampling: options.samplingOptions,
+            maximumTokens: progress.mode == .required ? options.maximumToolCallRoundTokens ?? maximumTokens(options) : maximumTokens(options),
             stopStrings: [model.chatTemplate.endOfTurn] + (isAnswerRound ? [callSyntax.trigger] : []),
             grammar: grammar(for: progress.mode, progress.grammars),
             repeatedSpanStop: progress.mode != .disallowed && repeatedToolCallPolicy == .reuseEarlierOutput ? progress.ledger.generationStop : nil,
