@@ -1,12 +1,13 @@
 /// One server-sent event of a streamed chat completion (`object: "chat.completion.chunk"`):
-/// the role first, then the answer's text as it grows, then an empty delta with
-/// `finish_reason` and the sources under `lantern`; with `stream_options.include_usage`, a
-/// last chunk with no choices carries the usage, as OpenAI sends it.
+/// the role first, then the answer's text as it grows, then each call of the client's functions
+/// whole in a delta of its own, then an empty delta with `finish_reason` and the sources under
+/// `lantern`; with `stream_options.include_usage`, a last chunk with no choices carries the
+/// usage, as OpenAI sends it.
 struct ChatCompletionChunk: Encodable, Sendable {
     struct Choice: Encodable, Sendable {
         let index = 0
         let delta: Delta
-        let finishReason: String?
+        let finishReason: FinishReason?
 
         private enum CodingKeys: String, CodingKey { case index, delta, finishReason = "finish_reason" }
 
@@ -22,6 +23,9 @@ struct ChatCompletionChunk: Encodable, Sendable {
     struct Delta: Encodable, Sendable {
         var role: String? = nil
         var content: String? = nil
+        var toolCalls: [FunctionCall]? = nil
+
+        private enum CodingKeys: String, CodingKey { case role, content, toolCalls = "tool_calls" }
     }
 
     let id: String

@@ -1,14 +1,26 @@
 import Foundation
+import LocalModel
 
 /// The body of `POST /v1/chat/completions`, as far as this server reads it: the model, the
-/// messages (the last user message is the question), streaming, the token cap. Sampling fields
-/// (temperature, top_p, …) are accepted and not used: answers are greedy, as `ask`'s are.
-/// What it cannot honour (`n` above 1, the client's own `tools`) is refused by name rather than
-/// silently dropped, so a client never takes a reply for what it did not ask.
+/// messages (`ConversationReader` makes them the session's conversation), the client's
+/// function tools and `tool_choice`, streaming, the token cap. Sampling fields (temperature,
+/// top_p, …) are accepted and not used: answers are greedy, as `ask`'s are. What it cannot
+/// honour (`n` above 1, a tool that is no function) is refused by name rather than silently
+/// dropped, so a client never takes a reply for what it did not ask.
 struct ChatCompletionRequest: Decodable {
     struct Message: Decodable {
         let role: String
         let content: Content?
+        /// An assistant message's calls of the client's functions.
+        let toolCalls: [ToolCall]?
+        /// A tool message's answer to one of those calls.
+        let toolCallID: String?
+
+        private enum CodingKeys: String, CodingKey {
+            case role, content
+            case toolCalls = "tool_calls"
+            case toolCallID = "tool_call_id"
+        }
     }
 
     /// A message's content: a string, or OpenAI's list of parts.
@@ -31,15 +43,54 @@ struct ChatCompletionRequest: Decodable {
         let text: String?
     }
 
+    /// A call as an assistant message carries it: the arguments are JSON text.
+    struct ToolCall: Decodable {
+        struct Function: Decodable {
+            let name: String
+            let arguments: String
+        }
+        let id: String
+        let type: String?
+        let function: Function
+    }
+
+    /// One of the client's tools. `parameters` is read again from the body's text by
+    /// `decode`, which keeps the order of its properties (the order the model writes them in).
+    struct Tool: Decodable {
+        struct Function: Decodable {
+            let name: String
+            let description: String?
+            var parameters: JSONValue?
+        }
+        let type: String
+        var function: Function?
+    }
+
+    /// `tool_choice`: a mode, or `{"type": "function", "function": {"name": …}}`.
+    enum ToolChoice: Decodable {
+        case mode(String)
+        case function(String)
+
+        private struct Named: Decodable {
+            struct Function: Decodable { let name: String }
+            let type: String
+            let function: Function
+        }
+
+        init(from decoder: any Decoder) throws {
+            let container = try decoder.singleValueContainer()
+            if let mode = try? container.decode(String.self) {
+                self = .mode(mode)
+            } else {
+                self = .function(try container.decode(Named.self).function.name)
+            }
+        }
+    }
+
     struct StreamOptions: Decodable {
         let includeUsage: Bool?
 
         private enum CodingKeys: String, CodingKey { case includeUsage = "include_usage" }
-    }
-
-    /// Any JSON value, read past unexamined: only whether `tools` has entries matters here.
-    struct Ignored: Decodable {
-        init(from decoder: any Decoder) throws {}
     }
 
     let model: String
@@ -49,47 +100,39 @@ struct ChatCompletionRequest: Decodable {
     let maxTokens: Int?
     let maxCompletionTokens: Int?
     let n: Int?
-    let tools: [Ignored]?
+    var tools: [Tool]?
+    let toolChoice: ToolChoice?
+    /// Accepted and not needed: a round holds one call (`GenerationOptions.maximumToolCallsPerRound`),
+    /// so calls are never parallel.
+    let parallelToolCalls: Bool?
 
     private enum CodingKeys: String, CodingKey {
         case model, messages, stream, n, tools
         case streamOptions = "stream_options"
         case maxTokens = "max_tokens"
         case maxCompletionTokens = "max_completion_tokens"
+        case toolChoice = "tool_choice"
+        case parallelToolCalls = "parallel_tool_calls"
     }
 
     /// Decodes `body`, refusing JSON that is no chat request with the field at fault.
     static func decode(_ body: [UInt8]) throws(OpenAIError) -> ChatCompletionRequest {
+        var request: ChatCompletionRequest
         do {
-            return try JSONDecoder().decode(Self.self, from: Data(body))
+            request = try JSONDecoder().decode(Self.self, from: Data(body))
         } catch let error as DecodingError {
             throw Self.refusal(error)
         } catch {
             throw .badRequest("the body is not a chat completion request: \(error)")
         }
-    }
-
-    /// The question: the text of the last user message. Earlier turns are not answered from:
-    /// each request is a fresh search over the index, as each `ask` question is.
-    func question() throws(OpenAIError) -> String {
-        guard let index = messages.lastIndex(where: { $0.role == "user" }) else {
-            throw .badRequest("the messages have no user message to answer", param: "messages")
-        }
-        let text: String
-        switch messages[index].content {
-        case .text(let string)?:
-            text = string
-        case .parts(let parts)?:
-            if let other = parts.first(where: { $0.type != "text" }) {
-                throw .badRequest("only text parts are answered, not '\(other.type)'", param: "messages[\(index)].content")
+        // the decoder keeps no key order; the schemas' properties are read again in the order written
+        if let tools = request.tools, !tools.isEmpty,
+           let ordered = try? JSONValue(parsing: String(decoding: body, as: UTF8.self), duplicateKeys: .lastWins) {
+            for index in tools.indices where tools[index].function?.parameters != nil {
+                request.tools?[index].function?.parameters = ordered["tools"]?[index]?["function"]?["parameters"]
             }
-            text = parts.compactMap(\.text).joined(separator: "\n")
-        case nil:
-            text = ""
         }
-        let question = text.trimmingCharacters(in: .whitespacesAndNewlines)
-        guard !question.isEmpty else { throw .badRequest("the last user message is empty", param: "messages[\(index)].content") }
-        return question
+        return request
     }
 
     /// The cap on each generation round's tokens: the request's (`max_completion_tokens`, or
@@ -106,9 +149,6 @@ struct ChatCompletionRequest: Decodable {
     /// Refuses what the server would otherwise not honour.
     func checkSupported() throws(OpenAIError) {
         if let n, n != 1 { throw .badRequest("n is \(n); this server writes one choice per request", param: "n") }
-        if let tools, !tools.isEmpty {
-            throw .badRequest("tools from the client are not offered yet; the server's model searches the index with its own tools", param: "tools")
-        }
     }
 
     /// A 400 naming the field the decoder stopped at.
@@ -141,7 +181,7 @@ struct ChatCompletionRequest: Decodable {
         case is String.Type: "a string"
         case is Bool.Type: "true or false"
         case is Int.Type: "a whole number"
-        case is [Message].Type, is [Part].Type, is [Ignored].Type: "an array"
+        case is [Message].Type, is [Part].Type, is [Tool].Type, is [ToolCall].Type: "an array"
         default: "an object"
         }
     }

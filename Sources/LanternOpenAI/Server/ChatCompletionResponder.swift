@@ -3,14 +3,26 @@ import Lantern
 import LocalModel
 
 /// Answers one `POST /v1/chat/completions` on its connection's thread: checks the request,
-/// takes a place among the answering and waiting (`AnswerSlots`), answers the last user message
-/// in a task of its own through `QuestionAnswerer` (a fresh session with the search tool, as
-/// `ask` answers), and writes the result whole or as server-sent events while it grows.
+/// reads its messages and tools into a `Conversation`, takes a place among the answering and
+/// waiting (`AnswerSlots`), answers in a task of its own through `QuestionAnswerer` (a fresh
+/// session with the search tool and the client's functions, as `ask` answers), and writes the
+/// result whole or as server-sent events while it grows.
 struct ChatCompletionResponder: Sendable {
     let answerer: QuestionAnswerer
     let slots: AnswerSlots
     let modelID: String
     let maximumTokens: Int
+    private let reader: ConversationReader
+
+    init(answerer: QuestionAnswerer, slots: AnswerSlots, modelID: String, maximumTokens: Int) {
+        self.answerer = answerer
+        self.slots = slots
+        self.modelID = modelID
+        self.maximumTokens = maximumTokens
+        let tool = answerer.setup.makeTool()
+        reader = ConversationReader(callSyntax: answerer.model.chatTemplate.toolLayout.callSyntax,
+                                    reservedToolNames: [tool.name, tool.configuration.fetchToolName])
+    }
 
     /// Writes the response; returns its status for the log. Throws an `OpenAIError` to refuse
     /// before anything is written, a `SocketError` when the client went away.
@@ -18,15 +30,17 @@ struct ChatCompletionResponder: Sendable {
         let chat = try ChatCompletionRequest.decode(request.body)
         guard chat.model == modelID else { throw OpenAIError.unknownModel(chat.model, served: modelID) }
         try chat.checkSupported()
-        let question = try chat.question()
+        let conversation = try reader.conversation(of: chat)
         var answerer = answerer
         answerer.maximumTokens = try chat.maximumTokens(limit: maximumTokens)
+        // the searching round's call is the server's, not the client's answer: it keeps the server's cap
+        answerer.maximumCallRoundTokens = maximumTokens
         try slots.admit()
         let channel = AnswerChannel()
         let task = Task { [answerer, slots] in
             await slots.takeTurn()
             do {
-                let report = try await answerer.answer(question) { event in
+                let report = try await answerer.answer(conversation) { event in
                     if case .text(let text) = event { channel.publish(text) }
                 }
                 channel.finish(.success(report))
@@ -44,7 +58,10 @@ struct ChatCompletionResponder: Sendable {
             }
             let (answer, end) = Self.wait(for: channel)
             let report = try end.mapError(Self.refusal).get()
-            let completion = ChatCompletion(id: id, created: created, model: modelID, choices: [.init(message: .init(content: answer))],
+            let calls = Self.functionCalls(of: report)
+            let message = ChatCompletion.Message(content: calls != nil && answer.isEmpty ? nil : answer, toolCalls: calls)
+            let completion = ChatCompletion(id: id, created: created, model: modelID,
+                                            choices: [.init(message: message, finishReason: FinishReason(report))],
                                             usage: TokenUsage(report.tokens), lantern: AnswerExtension(report))
             try connection.send(HTTPResponse.json(completion).bytes)
             return 200
@@ -52,6 +69,16 @@ struct ChatCompletionResponder: Sendable {
             // the client is gone: stop generating for it
             task.cancel()
             throw error
+        }
+    }
+
+    /// The report's calls of the client's functions with ids in OpenAI's form (`call_…`), which
+    /// the client sends back with their results; nil when the model answered.
+    private static func functionCalls(of report: AnswerReport, indexed: Bool = false) -> [FunctionCall]? {
+        report.externalToolCalls.map { calls in
+            calls.enumerated().map { index, call in
+                FunctionCall(call, id: "call_" + UUID().uuidString.lowercased().filter { $0 != "-" }.prefix(24), index: indexed ? index : nil)
+            }
         }
     }
 
@@ -69,7 +96,7 @@ struct ChatCompletionResponder: Sendable {
     /// sources, the usage when asked, and `data: [DONE]`; a failure after the head is one
     /// `data: {"error": …}` event in OpenAI's shape, which its client raises.
     private func stream(_ channel: AnswerChannel, id: String, created: Int, includeUsage: Bool, to connection: ConnectedSocket) throws {
-        func chunk(_ delta: ChatCompletionChunk.Delta, finish: String? = nil) -> ChatCompletionChunk {
+        func chunk(_ delta: ChatCompletionChunk.Delta, finish: FinishReason? = nil) -> ChatCompletionChunk {
             ChatCompletionChunk(id: id, created: created, model: modelID, choices: [.init(delta: delta, finishReason: finish)])
         }
         try connection.send(HTTPResponse.head(status: 200, headers: [("Content-Type", "text/event-stream"), ("Cache-Control", "no-cache")]))
@@ -84,7 +111,10 @@ struct ChatCompletionResponder: Sendable {
             guard let end = update.end else { continue }
             switch end.mapError(Self.refusal) {
             case .success(let report):
-                var last = chunk(.init(), finish: "stop")
+                if let calls = Self.functionCalls(of: report, indexed: true) {
+                    for call in calls { try connection.send(chunk(.init(toolCalls: [call])).event) }
+                }
+                var last = chunk(.init(), finish: FinishReason(report))
                 last.lantern = AnswerExtension(report)
                 try connection.send(last.event)
                 if includeUsage {
@@ -100,12 +130,17 @@ struct ChatCompletionResponder: Sendable {
         }
     }
 
-    /// An answer's failure as the client should read it: a question too long for the window is
-    /// the client's to shorten (400), anything else is the server's (500).
+    /// An answer's failure as the client should read it: a conversation too long for the
+    /// window (the message names what filled it) or one the session cannot go on from is the
+    /// client's to change (400), anything else is the server's (500).
     private static func refusal(_ error: any Error) -> OpenAIError {
-        if case LanguageModelSession.GenerationError.exceededContextWindowSize(let budget)? = error as? LanguageModelSession.GenerationError {
+        switch error as? LanguageModelSession.GenerationError {
+        case .exceededContextWindowSize(let budget)?:
             return .badRequest(budget.description, param: "messages", code: "context_length_exceeded")
+        case .cannotContinue?, .invalidHistory?:
+            return .badRequest("\(error)", param: "messages")
+        default:
+            return .server("the answer failed: \(error)")
         }
-        return .server("the answer failed: \(error)")
     }
 }

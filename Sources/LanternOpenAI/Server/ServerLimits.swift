@@ -4,7 +4,8 @@ public struct ServerLimits: Sendable {
     /// The largest request body; a larger one is refused with 413.
     public var maximumBodyBytes = 1024 * 1024
     /// The most tokens a request may ask for per generation round (`max_tokens`), and what
-    /// one that asks for none gets.
+    /// one that asks for none gets. The first round, which must search, always gets this cap:
+    /// its call is the server's, and cut at a client's short cap it would not parse.
     public var maximumTokens = 512
     /// Questions answered at once: each in a sequence of its own in the model's one llama.cpp
     /// context (`LocalModel.Configuration.parallelSessions`, which the model must be loaded

@@ -14,9 +14,15 @@ struct ServeCommand: Command {
     static let configuration = CommandConfiguration(
         tool: "ask", name: "serve", abstract: "Answer questions over an index through an OpenAI-compatible HTTP API (/v1/chat/completions, /v1/models).",
         discussion: [
-            "The last user message of each request is the question: a fresh search over the index, as 'ask QUESTION'",
-            "runs it. The answer's sources and tool calls come under \"lantern\" in the completion (and in a stream's last",
-            "chunk before data: [DONE]). The model's id in /v1/models is its file's name without .gguf.",
+            "The last user message of each request is the question: a search over the index, as 'ask QUESTION' runs it,",
+            "after the earlier messages (and a system message, said after the index's instructions). The answer's sources",
+            "and searches come under \"lantern\" in the completion (and in a stream's last chunk before data: [DONE]).",
+            "The model's id in /v1/models is its file's name without .gguf.",
+            "",
+            "The request's function tools are offered beside the search, their JSON Schemas compiled into the call grammar:",
+            "a call of one ends the reply with tool_calls (finish_reason \"tool_calls\"), and the next request, with the",
+            "assistant's tool_calls and the tool results, goes on from them. tool_choice \"required\" or a named function",
+            "makes the reply a call of the client's functions, without searching first; \"none\" leaves them uncalled.",
             "",
             "Listens on 127.0.0.1 unless --host says otherwise; any other address needs --api-key (or LANTERN_API_KEY),",
             "and then every request must send 'Authorization: Bearer KEY'. --parallel questions are answered at once (their",
