@@ -3,39 +3,28 @@ import Testing
 
 /// `ask serve` driven by the real `openai` Python library (Fixtures/openai_client.py, in the
 /// virtual environment scripts/setup.sh makes): the test starts the built `ask serve` with the
-/// default model on a free loopback port, with an API key and a small body bound, and the
-/// client lists the models, asks once whole and once streamed, and is refused for a bad
-/// request, a wrong key and an oversized body. Every check is about what the server returns,
-/// never what the model says.
+/// default model on a free loopback port, with an API key, a body bound, two parallel sessions
+/// and a queue of one, and the client lists the models, asks once whole and once streamed, is
+/// refused for a bad request, a wrong key and an oversized body; calls its own function when
+/// tool_choice names it (whole and streamed, arguments valid under its schema) or requires one,
+/// goes on from the function's result, has bad tools and tool messages refused by field; asks
+/// after earlier turns, and too many of them for the window (a 400 naming the turn); gets
+/// finish_reason length from a one-token cap; asks from three clients at once (answers do not
+/// cross) and from six (the ones past the queue get 429). Every check is about what the server
+/// returns, never what the model says.
 @Suite(.serialized) struct OpenAIServerTests {
     static let client = MCPServerTests.fixtures.appendingPathComponent("openai_client.py")
     static let key = "lantern-test-key"
-    static let maximumBodyBytes = 16 * 1024
+    /// Room for the conversation that overflows the window (about 110 KB of earlier turn).
+    static let maximumBodyBytes = 256 * 1024
 
-    @Test func theRealOpenAIClientListsModelsChatsStreamedAndNotAndIsRefusedInOpenAIsShape() throws {
+    @Test func theRealOpenAIClientChatsCallsItsFunctionsConversesConcurrentlyAndIsRefusedInOpenAIsShape() throws {
         try #require(FileManager.default.isExecutableFile(atPath: MCPServerTests.python.path),
                      "the openai Python client is not installed at \(MCPServerTests.python.path): run scripts/setup.sh")
         let ask = try AskProcess()
-        let server = ask.process(["serve", "--corpus", MCPServerTests.corpus.path, "--port", "0", "--api-key", Self.key,
-                                  "--max-body-bytes", String(Self.maximumBodyBytes)] + AskProcess.modelArguments)
-        let errors = Pipe()
-        server.standardError = errors
-        server.standardOutput = FileHandle.nullDevice
-        server.standardInput = FileHandle.nullDevice
-        let log = OutputCollector()
-        try server.run()
-        defer {
-            server.terminate()
-            server.waitUntilExit()
-        }
-        Thread.detachNewThread {
-            while true {
-                let data = errors.fileHandleForReading.availableData
-                if data.isEmpty { break }
-                log.append(data, isError: true)
-            }
-        }
-        let url = try #require(Self.listeningURL(server, log), "ask serve did not start listening; stderr:\n\(log.texts.1.suffix(3000))")
+        let server = try ServeProcess(ask, ["serve", "--corpus", MCPServerTests.corpus.path, "--port", "0", "--api-key", Self.key,
+                                            "--max-body-bytes", String(Self.maximumBodyBytes), "--parallel", "2", "--queue", "1"] + AskProcess.modelArguments)
+        let url = try #require(server.listeningURL(), "ask serve did not start listening; stderr:\n\(server.stderr.suffix(3000))")
 
         var client = try AskProcess()
         client.executable = MCPServerTests.python
@@ -45,9 +34,11 @@ import Testing
             Issue.record("\(failure.dropFirst(5))")
         }
         let passed = Set(lines.filter { $0.hasPrefix("PASS ") }.map { String($0.dropFirst(5)) })
-        let expected: Set = ["models.list", "chat completion", "streamed chat completion", "bad request", "wrong key", "oversized body"]
+        let expected: Set = ["models.list", "chat completion", "streamed chat completion", "bad request", "wrong key", "oversized body",
+                             "client tool named", "client tool named streamed", "client tool required", "tool result follow-up",
+                             "tool refusals", "conversation", "conversation overflow", "finish length", "concurrent clients", "queue full"]
         #expect(expected.subtracting(passed).isEmpty,
-                "checks that did not pass: \(expected.subtracting(passed).sorted()); client stderr: \(result.stderr.suffix(3000)); server stderr: \(log.texts.1.suffix(3000))")
+                "checks that did not pass: \(expected.subtracting(passed).sorted()); client stderr: \(result.stderr.suffix(3000)); server stderr: \(server.stderr.suffix(3000))")
         #expect(result.status == 0, "the client exited with \(result.status); stdout:\n\(result.stdout)\nstderr:\n\(result.stderr.suffix(3000))")
     }
 
@@ -57,19 +48,5 @@ import Testing
         let result = try ask.run(["serve", "--host", "0.0.0.0", "--model", "no-such-model.gguf"])
         #expect(result.status == 2, "exit \(result.status); stderr: \(result.stderr)")
         #expect(result.stderr.contains("--api-key"), "stderr: \(result.stderr)")
-    }
-
-    /// The URL from the server's "listening on" line, or nil when it exited or took over ten
-    /// minutes (building the corpus's index and loading the model come first).
-    private static func listeningURL(_ server: Process, _ log: OutputCollector) -> String? {
-        let deadline = Date().addingTimeInterval(600)
-        while server.isRunning && Date() < deadline {
-            let text = log.texts.1
-            if let start = text.range(of: "listening on ")?.upperBound, let end = text[start...].firstIndex(of: "\n") {
-                return String(text[start..<end])
-            }
-            Thread.sleep(forTimeInterval: 0.1)
-        }
-        return nil
     }
 }
