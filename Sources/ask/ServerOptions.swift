@@ -43,7 +43,7 @@ struct ServerOptions: ParsableArguments {
     /// weights), --chat-template and --context; nil without --server.
     func connect(with model: ModelLoadingOptions) async throws -> OpenAICompatibleModel? {
         guard let server else { return nil }
-        let vocabulary = try model.model.map { _ in try model.options(promptCache: false).loader.loadVocabulary() }
+        let vocabulary = try model.model.map { _ in try model.options.loader.loadVocabulary() }
         return try await OpenAICompatibleModel(url: server, configuration: .init(
             model: serverModel, apiKey: key, vocabulary: vocabulary, chatTemplate: model.chatTemplate, contextWindow: model.context))
     }
