@@ -69,8 +69,10 @@ struct SearchPipeline: Sendable {
     /// The question's conditions are added first; when nothing matches, the conditions without
     /// ground are given up in `QuestionGrounding.relaxations` order, then all terms but one, then
     /// the terms when the question's conditions alone select items, then the terms are replaced
-    /// by the question's own words. A step is kept only when it finds something; the adjustments
-    /// say each step kept.
+    /// by the question's own words, unless the search shows items found by meaning: that side
+    /// already ranks by the whole question, and the question's common words ("trip") would put
+    /// items that merely hold them in place of the one nearest in meaning. A step is kept only
+    /// when it finds something; the adjustments say each step kept.
     func run(emit: (SearchPipelineData, _ stage: Int, _ isLast: Bool, _ passages: [String: PassageMatch],
                     _ adjustments: [QueryAdjustment]) -> Void) async throws -> Outcome {
         var pipeline = self
@@ -97,7 +99,7 @@ struct SearchPipeline: Sendable {
             (predicates, found, anyTerm) = relaxed
             adjustments += step.adjustments
         }
-        if found.matched == 0, let step = grounding.withQuestionWords(request), try await noItemHoldsTheTerms(),
+        if found.matched == 0, found.items.isEmpty, let step = grounding.withQuestionWords(request), try await noItemHoldsTheTerms(),
            let relaxed = try await relaxedSearch(with: step) {
             (predicates, found, anyTerm) = relaxed
             adjustments += step.adjustments
