@@ -33,6 +33,8 @@ final class SharedContext: @unchecked Sendable {
 
     private struct State {
         var freeSequences: [Int32]
+        /// Sequences given back whose cells the engine thread has not cleared yet.
+        var releasing = 0
         var pending: [Request] = []
         var flushPosted = false
     }
@@ -82,14 +84,20 @@ final class SharedContext: @unchecked Sendable {
     /// Gives `sequence` back once its conversation is gone: its cells are cleared on the engine
     /// thread first, so the next conversation given it starts empty.
     func release(_ sequence: Int32) {
+        state.withLock { $0.releasing += 1 }
         EngineThread.shared.post { [self] in
             handle.clear(sequence)
             state.withLock { state in
+                state.releasing -= 1
                 state.freeSequences.append(sequence)
                 state.freeSequences.sort(by: >)
             }
         }
     }
+
+    /// Whether a sequence is on its way back: released, its clearing still queued on the engine
+    /// thread behind the decodes before it.
+    var isReleasingSequence: Bool { state.withLock { $0.releasing > 0 } }
 
     /// Forgets `sequence`'s cells from `position` on; false when the model's memory cannot be
     /// cut there, in which case the caller clears the sequence. Engine thread only.
