@@ -19,6 +19,7 @@ enum BenchmarkSection: String, CaseIterable, Sendable {
     case vision
     case e2e
     case memory
+    case serve
     case warmStart = "warm-start"
     case evaluation
     case calls
@@ -67,6 +68,8 @@ enum BenchmarkSection: String, CaseIterable, Sendable {
             try await EndToEndBenchmark.run(environment)
         case .memory:
             try await MemoryBenchmark.run(environment)
+        case .serve:
+            try await ServeBenchmark.run(environment)
         case .warmStart:
             try await WarmStartBenchmark.run(environment)
         case .evaluation:

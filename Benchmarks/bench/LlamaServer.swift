@@ -15,74 +15,40 @@ final class LlamaServer: @unchecked Sendable {
     let port: Int
     /// `http://127.0.0.1:PORT` and `path` after it (a loopback address and a port always make a URL).
     func url(_ path: String = "") -> URL { URL(string: "http://127.0.0.1:\(port)\(path)")! }
+    private let server: ServerProcess
     /// The server's stdout and stderr, quoted in errors.
-    let logURL: URL
-    private let process: Process
+    var logURL: URL { server.logURL }
+    var logTail: String { server.logTail }
 
     /// Starts the server and waits until it answers /health. `parallel` is its slot count
     /// (`-np`); `extraArguments` follow the others (`--embeddings` and batch sizes, for one).
     init(model: URL, threads: Int, context: Int, parallel: Int = 1, chatTemplateFile: URL? = nil, extraArguments: [String] = [],
          logDirectory: URL) async throws {
         port = Int.random(in: 20000..<40000)
-        logURL = logDirectory.appendingPathComponent("llama-server-\(port).log")
-        _ = FileManager.default.createFile(atPath: logURL.path, contents: nil)
-        let log = try FileHandle(forWritingTo: logURL)
-        defer { try? log.close() }
-        process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/llama-server")
         var arguments = ["-m", model.path, "--host", "127.0.0.1", "--port", String(port), "-t", String(threads),
                          "-c", String(context), "-np", String(parallel), "--jinja", "--no-webui"]
         if let chatTemplateFile { arguments += ["--chat-template-file", chatTemplateFile.path] }
         arguments += extraArguments
-        process.arguments = arguments
-        process.standardInput = FileHandle.nullDevice
-        process.standardOutput = log
-        process.standardError = log
-        do {
-            try process.run()
-        } catch {
-            throw BenchmarkFailure("cannot start /usr/bin/llama-server (\(error)); install llama.cpp-tools with scripts/setup.sh")
-        }
-        ChildProcesses.shared.register(process.processIdentifier)
-
+        server = try ServerProcess(URL(fileURLWithPath: "/usr/bin/llama-server"), arguments,
+                                   logURL: logDirectory.appendingPathComponent("llama-server-\(port).log"),
+                                   installHint: "install llama.cpp-tools with scripts/setup.sh")
         let deadline = ContinuousClock.now + Self.startupTimeout
         while ContinuousClock.now < deadline {
-            if !process.isRunning {
-                process.waitUntilExit()
-                ChildProcesses.shared.unregister(process.processIdentifier)
-                throw BenchmarkFailure("llama-server exited with \(process.terminationStatus) while starting; its log ends: \(logTail)")
-            }
+            if let exited = server.exitFailure(during: "its start") { throw exited }
             if let health = try? await HTTPClient.send(.get(url("/health")), timeout: .seconds(2)), health.status == 200 {
                 return
             }
             try await Task.sleep(for: .milliseconds(200))
         }
-        stop()
+        server.stop()
         throw BenchmarkFailure("llama-server did not answer /health within \(Self.startupTimeout) on port \(port); its log ends: \(logTail)")
     }
 
-    deinit { stop() }
-
-    /// The last lines of the server's log, for error messages.
-    var logTail: String {
-        let text = (try? String(contentsOf: logURL, encoding: .utf8)) ?? ""
-        return text.split(separator: "\n").suffix(5).joined(separator: " / ")
-    }
-
-    /// Asks the server to quit; one that has not quit after 5 s (llama-server may leave SIGTERM
-    /// pending while idle) is killed, so a benchmark never hangs on it or leaves it running.
-    func stop() {
-        defer { ChildProcesses.shared.unregister(process.processIdentifier) }
-        guard process.isRunning else { return }
-        process.terminate()
-        let deadline = Date().addingTimeInterval(5)
-        while process.isRunning && Date() < deadline { usleep(50_000) }
-        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
-        process.waitUntilExit()
-    }
+    /// Asks the server to quit (`ServerProcess.stop`), so a benchmark never hangs on it or leaves it running.
+    func stop() { server.stop() }
 
     /// Peak resident memory of the server so far (VmHWM), in bytes.
-    var peakResidentBytes: Int? { ProcessMemory.peakResidentBytes(pid: process.processIdentifier) }
+    var peakResidentBytes: Int? { server.peakResidentBytes }
 
     /// One chat completion: what the model wrote, the calls it made, and the tokens it cost.
     struct Reply: Sendable {
@@ -173,9 +139,7 @@ final class LlamaServer: @unchecked Sendable {
         } catch .timedOut {
             throw BenchmarkFailure("llama-server did not answer \(what) within \(Int(timeout)) s")
         } catch {
-            guard process.isRunning else {
-                throw BenchmarkFailure("llama-server exited with \(process.terminationStatus) during \(what); its log ends: \(logTail)")
-            }
+            if let exited = server.exitFailure(during: what) { throw exited }
             throw BenchmarkFailure("\(what) to llama-server failed: \(error)")
         }
         let text = String(decoding: response.body, as: UTF8.self)
