@@ -8,7 +8,7 @@ import RemoteModel
 ///
 /// Every wait has a deadline, so a server that does not start, or a request it does not
 /// answer, fails the section with a message (and the server's log) instead of hanging it.
-final class LlamaServer: @unchecked Sendable {
+final class LlamaServer: Sendable {
     /// How long loading the model may take before /health answers 200.
     static let startupTimeout: Duration = .seconds(120)
 

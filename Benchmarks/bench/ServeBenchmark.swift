@@ -34,7 +34,7 @@ enum ServeBenchmark {
                      + "window \(window.tokens) tokens per client, \(cap) tokens per round, threads \(environment.threads)."]
         for count in counts {
             let timeout = EndToEndBenchmark.questionTimeout * Double(count)
-            let ours: Load
+            var ours: Load
             do {
                 let server = try await AskServer(["--corpus", SampleData.trailsCorpus.path, "--embedding-model", "none",
                                                   "--model", environment.modelURL.path, "--threads", String(environment.threads),
@@ -48,7 +48,7 @@ enum ServeBenchmark {
                 ours = await Load(clients: count, perClient: perClient, questions: questions, ask)
                 ours.peakResidentBytes = server.server.peakResidentBytes
             }
-            let theirs: Load
+            var theirs: Load
             do {
                 let server = try await LlamaServer(model: environment.modelURL, threads: environment.threads, context: count * window.tokens,
                                                    parallel: count, logDirectory: fixture.folder)
@@ -86,7 +86,7 @@ enum ServeBenchmark {
     private static let mebibyte = 1024.0 * 1024
 
     /// One side's round: `clients` asking at once, each its questions one after another.
-    final class Load: @unchecked Sendable {
+    struct Load: Sendable {
         private(set) var latencies: [Double] = []
         private(set) var promptTokens: [Int] = []
         private(set) var failures: [String] = []
