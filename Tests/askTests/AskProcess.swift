@@ -98,6 +98,16 @@ struct AskProcess {
         return Result(status: process.terminationStatus, stdout: stdout, stderr: stderr,
                       killedBySignal: process.terminationReason == .uncaughtSignal)
     }
+
+    /// `run` on a thread of its own, awaited: a test that waits minutes for a child (a client
+    /// driving `ask serve`) must not hold one of Swift's cooperative threads, which number the
+    /// cores (two here). Held by two such tests at once, they starved every other test, whose
+    /// deadlines then passed (eight failures in one suite run).
+    func runOffThePool(_ arguments: [String], timeout: Double? = nil) async throws -> Result {
+        try await withCheckedThrowingContinuation { continuation in
+            Thread.detachNewThread { continuation.resume(with: Swift.Result { try self.run(arguments, timeout: timeout) }) }
+        }
+    }
 }
 
 /// Output gathered from the pipes' handlers (which run on other threads).

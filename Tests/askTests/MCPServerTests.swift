@@ -13,12 +13,12 @@ import Testing
     static let python = AskProcess.repository.appendingPathComponent(".build-mcp-client/bin/python")
     static let corpus = AskProcess.repository.appendingPathComponent("Sources/Evaluations/Samples/trails.jsonl")
 
-    @Test func theRealMCPClientListsSearchesFetchesAndCancelsInBothEras() throws {
+    @Test func theRealMCPClientListsSearchesFetchesAndCancelsInBothEras() async throws {
         try #require(FileManager.default.isExecutableFile(atPath: Self.python.path),
                      "the mcp Python client is not installed at \(Self.python.path): run scripts/setup.sh")
         var client = try AskProcess()
         client.executable = Self.python
-        let result = try client.run([Self.fixtures.appendingPathComponent("mcp_client.py").path, AskProcess.binary.path, Self.corpus.path])
+        let result = try await client.runOffThePool([Self.fixtures.appendingPathComponent("mcp_client.py").path, AskProcess.binary.path, Self.corpus.path])
         let lines = result.stdout.split(separator: "\n").map(String.init)
         for failure in lines where failure.hasPrefix("FAIL ") {
             Issue.record("\(failure.dropFirst(5))")

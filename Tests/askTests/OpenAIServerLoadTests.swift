@@ -21,7 +21,7 @@ import Testing
         try #require(FileManager.default.isExecutableFile(atPath: MCPServerTests.python.path),
                      "the openai Python client is not installed at \(MCPServerTests.python.path): run scripts/setup.sh")
         let ask = try AskProcess()
-        let built = try ask.run(["index", "--corpus", MCPServerTests.corpus.path, "--index", "served", "--embedding-model", "none"])
+        let built = try await ask.runOffThePool(["index", "--corpus", MCPServerTests.corpus.path, "--index", "served", "--embedding-model", "none"])
         try #require(built.status == 0, "ask index failed: \(built.stderr)")
         let indexFile = IndexCheckTests.indexFile(ask, "served")
         let itemsBefore = try await SearchableIndex(url: indexFile).count()
@@ -31,10 +31,10 @@ import Testing
         let server = try ServeProcess(ask, ["serve", "--index", "served", "--port", "0", "--api-key", key,
                                             "--parallel", String(Self.clients), "--queue", String(Self.clients),
                                             "--max-body-bytes", String(Self.maximumBodyBytes)] + AskProcess.modelArguments)
-        let url = try #require(server.listeningURL(), "ask serve did not start listening; stderr:\n\(server.stderr.suffix(3000))")
+        let url = try #require(await server.listeningURL(), "ask serve did not start listening; stderr:\n\(server.stderr.suffix(3000))")
         var client = try AskProcess()
         client.executable = MCPServerTests.python
-        let result = try client.run([Self.script.path, url, key, String(server.process.processIdentifier),
+        let result = try await client.runOffThePool([Self.script.path, url, key, String(server.process.processIdentifier),
                                      String(Self.maximumBodyBytes), String(Self.requests), String(Self.clients)])
         let lines = result.stdout.split(separator: "\n").map(String.init)
         for failure in lines where failure.hasPrefix("FAIL ") {
@@ -49,7 +49,7 @@ import Testing
         #expect(server.process.isRunning, "ask serve exited during the load; stderr:\n\(server.stderr.suffix(3000))")
         server.stop()
 
-        let check = try ask.run(["index", "--check", "served"])
+        let check = try await ask.runOffThePool(["index", "--check", "served"])
         #expect(check.status == 0, "\(check.stdout)\(check.stderr)")
         #expect(try await SearchableIndex(url: indexFile).count() == itemsBefore)
     }

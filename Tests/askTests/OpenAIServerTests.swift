@@ -18,17 +18,17 @@ import Testing
     /// Room for the conversation that overflows the window (about 110 KB of earlier turn).
     static let maximumBodyBytes = 256 * 1024
 
-    @Test func theRealOpenAIClientChatsCallsItsFunctionsConversesConcurrentlyAndIsRefusedInOpenAIsShape() throws {
+    @Test func theRealOpenAIClientChatsCallsItsFunctionsConversesConcurrentlyAndIsRefusedInOpenAIsShape() async throws {
         try #require(FileManager.default.isExecutableFile(atPath: MCPServerTests.python.path),
                      "the openai Python client is not installed at \(MCPServerTests.python.path): run scripts/setup.sh")
         let ask = try AskProcess()
         let server = try ServeProcess(ask, ["serve", "--corpus", MCPServerTests.corpus.path, "--port", "0", "--api-key", Self.key,
                                             "--max-body-bytes", String(Self.maximumBodyBytes), "--parallel", "2", "--queue", "1"] + AskProcess.modelArguments)
-        let url = try #require(server.listeningURL(), "ask serve did not start listening; stderr:\n\(server.stderr.suffix(3000))")
+        let url = try #require(await server.listeningURL(), "ask serve did not start listening; stderr:\n\(server.stderr.suffix(3000))")
 
         var client = try AskProcess()
         client.executable = MCPServerTests.python
-        let result = try client.run([Self.client.path, url, Self.key, MCPServerTests.corpus.path, String(Self.maximumBodyBytes)])
+        let result = try await client.runOffThePool([Self.client.path, url, Self.key, MCPServerTests.corpus.path, String(Self.maximumBodyBytes)])
         let lines = result.stdout.split(separator: "\n").map(String.init)
         for failure in lines where failure.hasPrefix("FAIL ") {
             Issue.record("\(failure.dropFirst(5))")

@@ -31,15 +31,17 @@ final class ServeProcess {
     var stderr: String { log.texts.1 }
 
     /// The URL from the server's "listening on" line, or nil when it exited or took over ten
-    /// minutes (building the index and loading the model come first).
-    func listeningURL() -> String? {
+    /// minutes (building the index and loading the model come first). It waits by sleeping the
+    /// task, not the thread: a cooperative thread held while the server starts is one the
+    /// other tests running beside it lack.
+    func listeningURL() async -> String? {
         let deadline = Date().addingTimeInterval(600)
         while process.isRunning && Date() < deadline {
             let text = stderr
             if let start = text.range(of: "listening on ")?.upperBound, let end = text[start...].firstIndex(of: "\n") {
                 return String(text[start..<end])
             }
-            Thread.sleep(forTimeInterval: 0.1)
+            try? await Task.sleep(for: .milliseconds(100))
         }
         return nil
     }
