@@ -40,6 +40,22 @@ struct FullTextRankingTests {
         #expect(generous == Array(allRanked.prefix(5)), "a bound at or above the match count ranks exactly")
     }
 
+    /// Any of two words, one in every item and one in a single late item: BM25 puts the item
+    /// holding the rare word first, where a condition over the items gave index order.
+    @Test func anyOfTheWordsRanksTheRarerWordFirst() async throws {
+        let folder = try TemporaryFolder()
+        let index = try folder.index()
+        try await index.indexSearchableItems(Self.items())
+        var rare = SearchableItemAttributeSet(contentType: "public.text")
+        rare.textContent = "reed0 bittern reed1 reed2"
+        try await index.indexSearchableItems([SearchableItem(uniqueIdentifier: "bittern", domainIdentifier: nil, attributeSet: rare)])
+        let anyWord = QueryPredicate.or([.fullText("reed0"), .fullText("bittern")])
+        let ranked = try await index.search(SearchQuery(anyWord, limit: 3))
+        #expect(ranked.first?.item.uniqueIdentifier == "bittern", "\(ranked.map(\.item.uniqueIdentifier))")
+        #expect(ranked.allSatisfy { $0.score != nil })
+        #expect(try await index.count(where: anyWord) == 51)
+    }
+
     @Test func aReplacedItemCountsAsNewlyIndexed() async throws {
         let folder = try TemporaryFolder()
         let index = try folder.index()

@@ -39,6 +39,21 @@ import Testing
         #expect(prefix.shortlistWord == nil)
     }
 
+    /// Any of several words is one FTS5 match, so BM25 ranks it; an OR that mixes in anything
+    /// else stays a condition.
+    @Test func anyOfSeveralWordsIsOneRankedMatch() throws {
+        let anyWord = try plan(.or([.fullText("heron"), .fullText("grey egret")]))
+        guard case .fullTextOnly(let match) = anyWord else { Issue.record("not full-text only"); return }
+        #expect(match.expression == #"("heron") OR ("grey" AND "egret")"#)
+        #expect(match.shortlistWord == nil)
+        #expect(anyWord.isRanked)
+        guard case .fullText(_, let filter) = try plan(.and([.or([.fullText("heron"), .fullText("egret")]), .compare(.rating, .greater, .number(2))])) else {
+            Issue.record("not full text"); return
+        }
+        #expect(filter.bindings == [.real(2)])
+        #expect(try path(.or([.fullText("heron"), .compare(.rating, .greater, .number(2))])) == "filter")
+    }
+
     @Test func fullTextWithMoreIsRankedAndFiltered() throws {
         let filtered = try plan(.and([.compare(.rating, .greater, .number(2)), .fullText("heron")]))
         guard case .fullText(_, let filter) = filtered else { Issue.record("not full text"); return }

@@ -29,9 +29,9 @@ enum QueryPlan {
     }
 
     /// The plan for `predicate`, hiding items expired at `hideExpiredAt` when set. A top-level
-    /// full-text term drives the query from the FTS table (the fast path for ranked search);
-    /// otherwise a top-level membership in a string list (`keywords` contains "x") drives it from
-    /// that list's rows. Without `drivers` (a grouping that joins `items i` to its own table),
+    /// full-text term, or an OR of them, drives the query from the FTS table (the fast path for
+    /// ranked search); otherwise a top-level membership in a string list (`keywords` contains
+    /// "x") drives it from that list's rows. Without `drivers` (a grouping that joins `items i` to its own table),
     /// the plan is `.everything` or `.filter`.
     init(_ predicate: QueryPredicate, compiler: QueryCompiler, hidingExpiredAt hideExpiredAt: Date?,
          drivers: Bool = true) throws(SearchIndexError) {
@@ -39,12 +39,11 @@ enum QueryPlan {
         let withoutMeaning = predicate.meaningText == nil ? predicate : predicate.removingTopLevel(meaning: true, words: false)
         let predicate = withoutMeaning
         var parts = predicate.conjuncts
-        var fullText: (text: String, prefix: Bool)?
+        var fullText: [(text: String, prefix: Bool)]?
         var membership: (attribute: SearchableItemAttribute, value: String)?
         if drivers {
-            if let index = parts.firstIndex(where: { if case .fullText = $0 { true } else { false } }),
-               case let .fullText(text, prefix) = parts[index] {
-                fullText = (text, prefix)
+            if let index = parts.firstIndex(where: { $0.wordAlternatives != nil }), let alternatives = parts[index].wordAlternatives {
+                fullText = alternatives
                 parts.remove(at: index)
             } else if let index = parts.firstIndex(where: { if case .contains(let attribute, _) = $0 { attribute.standardKind == .strings } else { false } }),
                       case let .contains(attribute, value) = parts[index] {
@@ -56,10 +55,12 @@ enum QueryPlan {
         let condition = try compiler.compile(rest)
         let filter = QueryCompiler.hidingExpired(condition, at: hideExpiredAt)
         if let fullText {
-            guard let expression = QueryCompiler.ftsExpression(fullText.text, prefix: fullText.prefix, column: nil) else {
+            let expressions = fullText.compactMap { QueryCompiler.ftsExpression($0.text, prefix: $0.prefix, column: nil) }
+            guard !expressions.isEmpty else {
                 self = .fullText(FullTextMatch(expression: "\"\""), filter: "0")
                 return
             }
+            let expression = expressions.count == 1 ? expressions[0] : expressions.map { "(\($0))" }.joined(separator: " OR ")
             guard parts.isEmpty, hideExpiredAt == nil else {
                 self = .fullText(FullTextMatch(expression: expression), filter: filter)
                 return
@@ -115,6 +116,26 @@ enum QueryPlan {
 }
 
 private extension QueryPredicate {
+    /// The word searches FTS5 can answer as one match: a word search, or an OR of word searches
+    /// (any of the words). Why the OR: matched as one FTS5 expression, BM25 ranks its items, so
+    /// an item holding the rarer words, or more of them, comes first; as a condition over
+    /// `items` they came back in index order. Nil for every other predicate.
+    var wordAlternatives: [(text: String, prefix: Bool)]? {
+        switch self {
+        case let .fullText(text, prefix):
+            return [(text, prefix)]
+        case .or(let parts) where !parts.isEmpty:
+            var alternatives: [(text: String, prefix: Bool)] = []
+            for part in parts {
+                guard case let .fullText(text, prefix) = part else { return nil }
+                alternatives.append((text, prefix))
+            }
+            return alternatives
+        default:
+            return nil
+        }
+    }
+
     /// Whether the predicate is no condition at all (`all`, or an empty AND).
     var isEverything: Bool {
         switch self {
