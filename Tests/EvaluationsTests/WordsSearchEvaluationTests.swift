@@ -27,4 +27,17 @@ import Testing
         let withoutVectors = try #require(try await Scripted.run([sample], script: script, wordsSearch: .hybrid).first)
         #expect(withoutVectors.metrics.resultCoverage == 0)
     }
+
+    /// Qwen2.5-Coder-0.5B's search for the same question: the words, inside a day the question
+    /// never names. Given up, the day's absence lets meaning find the note; the words still
+    /// match nothing, and that must not make the relaxed search count as finding nothing.
+    @Test func aDateRangeTheQuestionDoesNotNameIsGivenUpWhenMeaningFindsTheNote() async throws {
+        let samples = try SampleReader().samples(contentsOf: SampleData.paraphraseSamples)
+        let sample = try #require(samples.first { $0.id == "sheep-curled-horns" })
+        let embedder = try ModelTextEmbedder(contentsOf: Self.embeddingModel, threads: 2)
+        let search = #"{"terms": ["wild", "curled"], "dates": {"attribute": "completionDate", "from": "2023-04-15", "to": "2023-04-15"}}"#
+        let result = try #require(try await Scripted.run([sample], script: [Scripted.search(search), "Ryan Mountain Trail."],
+                                                         embedder: embedder, wordsSearch: .hybrid).first)
+        #expect(result.metrics.resultCoverage == 1)
+    }
 }

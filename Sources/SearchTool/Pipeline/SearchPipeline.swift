@@ -69,10 +69,11 @@ struct SearchPipeline: Sendable {
     /// The question's conditions are added first; when nothing matches, the conditions without
     /// ground are given up in `QuestionGrounding.relaxations` order, then all terms but one, then
     /// the terms when the question's conditions alone select items, then the terms are replaced
-    /// by the question's own words, unless the search shows items found by meaning: that side
-    /// already ranks by the whole question, and the question's common words ("trip") would put
-    /// items that merely hold them in place of the one nearest in meaning. A step is kept only
-    /// when it finds something; the adjustments say each step kept.
+    /// by the question's own words (under the request's conditions, else under each relaxation's),
+    /// unless the search shows items found by meaning: that side already ranks by the whole
+    /// question, and the question's common words ("trip") would put items that merely hold them
+    /// in place of the one nearest in meaning. A step is kept only when it finds something the
+    /// search before it did not; the adjustments say each step kept.
     func run(emit: (SearchPipelineData, _ stage: Int, _ isLast: Bool, _ passages: [String: PassageMatch],
                     _ adjustments: [QueryAdjustment]) -> Void) async throws -> Outcome {
         var pipeline = self
@@ -88,21 +89,27 @@ struct SearchPipeline: Sendable {
         var (predicates, found, anyTerm) = try await searchingAllOrAnyTerms()
         if found.matched == 0 {
             for step in grounding.relaxations(of: request) {
-                if let relaxed = try await relaxedSearch(with: step) {
+                if let relaxed = try await relaxedSearch(with: step, improvingOn: found) {
                     (predicates, found, anyTerm) = relaxed
                     adjustments += step.adjustments
                     break
                 }
             }
         }
-        if found.matched == 0, let step = grounding.withoutTerms(request), let relaxed = try await relaxedSearch(with: step) {
+        if found.matched == 0, let step = grounding.withoutTerms(request),
+           let relaxed = try await relaxedSearch(with: step, improvingOn: found) {
             (predicates, found, anyTerm) = relaxed
             adjustments += step.adjustments
         }
-        if found.matched == 0, found.items.isEmpty, let step = grounding.withQuestionWords(request), try await noItemHoldsTheTerms(),
-           let relaxed = try await relaxedSearch(with: step) {
-            (predicates, found, anyTerm) = relaxed
-            adjustments += step.adjustments
+        if found.matched == 0, found.items.isEmpty, try await noItemHoldsTheTerms() {
+            let unrelaxed = QuestionGrounding.Adjusted(request: request, adjustments: [])
+            for base in [unrelaxed] + grounding.relaxations(of: request) {
+                guard let step = grounding.withQuestionWords(base.request),
+                      let relaxed = try await relaxedSearch(with: step, improvingOn: found) else { continue }
+                (predicates, found, anyTerm) = relaxed
+                adjustments += base.adjustments + step.adjustments
+                break
+            }
         }
         if anyTerm && found.matched > 0 { notes.append("No item has all of the terms; these have at least one.") }
         notes += adjustments.map { "\($0)." }
@@ -137,13 +144,17 @@ struct SearchPipeline: Sendable {
         return foundAny.matched > 0 || found.items.isEmpty ? (anyTerm, foundAny, true) : (predicates, found, false)
     }
 
-    /// Runs `step`'s request; when it matches items, makes it the request and returns its
-    /// predicates and results. Otherwise the request stays as it was.
-    private mutating func relaxedSearch(with step: QuestionGrounding.Adjusted) async throws -> ([QueryPredicate], Found, anyTerm: Bool)? {
+    /// Runs `step`'s request; when it does better than `current` (its words match items, or it
+    /// finds items by meaning where `current` found none at all), makes it the request and returns
+    /// its predicates and results. Otherwise the request stays as it was. Results by meaning count:
+    /// a paraphrase's words match nothing, and a date range the model invented for it must not
+    /// hide the notes nearest in meaning.
+    private mutating func relaxedSearch(with step: QuestionGrounding.Adjusted,
+                                        improvingOn current: Found) async throws -> ([QueryPredicate], Found, anyTerm: Bool)? {
         var trial = self
         trial.request = step.request
         let (predicates, found, anyTerm) = try await trial.searchingAllOrAnyTerms()
-        guard found.matched > 0 else { return nil }
+        guard found.matched > 0 || (current.items.isEmpty && !found.items.isEmpty) else { return nil }
         request = step.request
         return (predicates, found, anyTerm)
     }
