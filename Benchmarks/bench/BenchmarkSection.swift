@@ -25,6 +25,7 @@ enum BenchmarkSection: String, CaseIterable, Sendable {
     case calls
     case tools
     case reliability
+    case folder
 
     /// Runs the section; `--quick` sizes come from the environment.
     func run(_ environment: BenchmarkEnvironment) async throws -> SectionReport {
@@ -80,6 +81,8 @@ enum BenchmarkSection: String, CaseIterable, Sendable {
             try await ToolCountBenchmark.run(environment)
         case .reliability:
             try await ReliabilityBenchmark.run(environment)
+        case .folder:
+            try await FolderBenchmark.run(environment)
         }
     }
 }

@@ -129,7 +129,7 @@ enum EvaluationBenchmark {
     }
 
     /// One model on one set in one style, with a progress line per sample on stderr.
-    private static func evaluate(_ model: LocalModel, named name: String, style: GenerationOptions.AnswerStyle, set: SampleSet,
+    static func evaluate(_ model: LocalModel, named name: String, style: GenerationOptions.AnswerStyle, set: SampleSet,
                                  embedder: ModelTextEmbedder?) async throws -> EvaluationReport {
         let files = EvaluationRunner.Files(model: model.url.path, corpus: set.corpusPath, samples: set.samplesURL.path)
         let runner = EvaluationRunner(model: model, configuration: .init(answerStyle: style, embedder: embedder,

@@ -56,17 +56,18 @@ enum MemoryBenchmark {
 
     private static let mebibyte = 1024.0 * 1024
 
-    /// Runs `executable` to completion with XDG_DATA_HOME set to `dataHome`, its output in a
-    /// file under `log`, and returns its peak resident set in bytes; throws on a non-zero exit,
-    /// and kills it and throws when it has not finished within `timeout` seconds.
+    /// Runs `executable` to completion with XDG_DATA_HOME set to `dataHome`, its output in the
+    /// file `output` (by default a new file under `log`), and returns its peak resident set in
+    /// bytes; throws on a non-zero exit, and kills it and throws when it has not finished within
+    /// `timeout` seconds.
     ///
     /// The peak is the child's VmHWM, polled every 20 ms while it runs (it only grows, so the
     /// last reading is the peak unless memory grew in the final 20 ms). Not `ru_maxrss` from
     /// `wait4`: posix_spawn starts the child in the parent's address space, and Linux folds that
     /// space's high-water mark into the child's `ru_maxrss` at exec, so it reported this
     /// harness's own peak (486 MiB) instead of ask's (367 MiB).
-    static func runChild(_ executable: URL, _ arguments: [String], dataHome: URL, log: URL, timeout: Double) async throws -> Int {
-        let output = log.appendingPathComponent("child-\(UUID().uuidString).log")
+    static func runChild(_ executable: URL, _ arguments: [String], dataHome: URL, log: URL, output: URL? = nil, timeout: Double) async throws -> Int {
+        let output = output ?? log.appendingPathComponent("child-\(UUID().uuidString).log")
         var environment = ProcessInfo.processInfo.environment
         environment["XDG_DATA_HOME"] = dataHome.path
         let argv = ([executable.path] + arguments).map { strdup($0) }

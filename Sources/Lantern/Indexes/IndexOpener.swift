@@ -72,23 +72,30 @@ public struct IndexOpener: Sendable {
         public internal(set) var report: FileSourceReport? = nil
         /// The embedding model the index's vectors are made with; nil when it has none (full text only).
         public internal(set) var vectors: String? = nil
+        /// From the start of `open` until the refresh had written every item's words, so the
+        /// index was searchable by words (before any embedding); nil for a named index, opened
+        /// as it is. With the embedding pass's counts, what `ask index --json` reports and the
+        /// bench's `folder` section measures.
+        public internal(set) var searchableByWords: Duration? = nil
+        /// What the embedding pass did (items, pieces embedded and reused); nil when none ran.
+        public internal(set) var embedding: EmbeddingProgress? = nil
     }
 
     /// Opens the index `selection` names, building or refreshing it from its source first.
     public func open(_ selection: DataSelection) async throws -> Opened {
-        var opened = try await build(selection)
+        var opened = try await build(selection, started: .now)
         opened.vectors = await opened.index.vectorsIdentity
         return opened
     }
 
-    private func build(_ selection: DataSelection) async throws -> Opened {
+    private func build(_ selection: DataSelection, started: ContinuousClock.Instant) async throws -> Opened {
         switch selection {
         case .sample:
-            return try await openCorpus(SampleData.trailsCorpus, name: selection.indexName, source: Self.sampleSource)
+            return try await openCorpus(SampleData.trailsCorpus, name: selection.indexName, source: Self.sampleSource, started: started)
         case .corpus(let url, let name):
-            return try await openCorpus(url, name: name)
+            return try await openCorpus(url, name: name, started: started)
         case .folder(let url, let name):
-            return try await openFolder(url, name: name)
+            return try await openFolder(url, name: name, started: started)
         case .index(let name):
             let index = try await searching(existing(name), named: name)
             let count = try await index.count()
@@ -118,7 +125,7 @@ public struct IndexOpener: Sendable {
         return try SearchableIndex(url: url)
     }
 
-    private func openCorpus(_ file: URL, name: String, source: IndexOrigin? = nil) async throws -> Opened {
+    private func openCorpus(_ file: URL, name: String, source: IndexOrigin? = nil, started: ContinuousClock.Instant) async throws -> Opened {
         let index = try await refreshable(name)
         var corpus = CorpusSource(file: file, source: source)
         corpus.replacesOtherSource = replacesSource
@@ -129,15 +136,16 @@ public struct IndexOpener: Sendable {
             try await corpus.refresh(into: index) { done, total in progress.update(completed: done, total: nil, detail: "of \(total) items") }
         }
         progress.finish()
-        let embedded = try await embedMissingVectors(in: index)
+        let searchable = ContinuousClock.now - started
+        let (embedding, embedded) = try await embedMissingVectors(in: index)
         // ask ends with _exit, so SQLite never folds the log into the file: do it here, so the
         // file alone is the index (false only while another process writes; it folds it in).
         try await index.checkpoint()
         let summary = report.unchanged ? embedded : "indexed \(report.indexed) items from \(file.path)" + (embedded.map { "; \($0)" } ?? "")
-        return Opened(index: index, name: name, itemCount: try await index.count(), summary: summary)
+        return Opened(index: index, name: name, itemCount: try await index.count(), summary: summary, searchableByWords: searchable, embedding: embedding)
     }
 
-    private func openFolder(_ folder: URL, name: String) async throws -> Opened {
+    private func openFolder(_ folder: URL, name: String, started: ContinuousClock.Instant) async throws -> Opened {
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: folder.path, isDirectory: &isDirectory), isDirectory.boolValue else {
             throw IndexOpeningError("\(folder.path) is not a folder; pass --folder with a directory of documents")
@@ -154,7 +162,8 @@ public struct IndexOpener: Sendable {
             }
         }
         progress.finish()
-        let embedded = try await embedMissingVectors(in: index)
+        let searchable = ContinuousClock.now - started
+        let (embedding, embedded) = try await embedMissingVectors(in: index)
         try await index.checkpoint()
         var summary = "indexed \(report.indexed) files from \(folder.path) (\(report.unchanged) unchanged, \(report.removed) removed"
         summary += report.skipped.isEmpty ? ")" : ", \(report.skipped.count) skipped)"
@@ -168,7 +177,8 @@ public struct IndexOpener: Sendable {
             summary += "; files longer than \(ByteCountFormatter.string(fromByteCount: Int64(files.maximumFileBytes), countStyle: .file)) were indexed up to that much of their text"
         }
         if let embedded { summary += "; \(embedded)" }
-        return Opened(index: index, name: name, itemCount: try await index.count(), summary: summary, report: report)
+        return Opened(index: index, name: name, itemCount: try await index.count(), summary: summary, report: report,
+                      searchableByWords: searchable, embedding: embedding)
     }
 
     // MARK: Vectors
@@ -208,11 +218,11 @@ public struct IndexOpener: Sendable {
 
     /// Runs the embedding pass over the items of `index` that have no vectors yet (after the
     /// refresh wrote their words, so they are searchable by words already), with a progress
-    /// line and an estimate; what it did, for the summary, or nil when there was nothing to do
-    /// (or no embedder). The pass commits chunk by chunk: Ctrl-C or a killed process keeps
-    /// what was embedded, and the next run embeds the rest.
-    private func embedMissingVectors(in index: SearchableIndex) async throws -> String? {
-        guard let embedder = index.embedder else { return nil }
+    /// line and an estimate; what it did (nil with no embedder), and its account for the summary
+    /// (nil when there was nothing to do). The pass commits chunk by chunk: Ctrl-C or a killed
+    /// process keeps what was embedded, and the next run embeds the rest.
+    private func embedMissingVectors(in index: SearchableIndex) async throws -> (EmbeddingProgress?, String?) {
+        guard let embedder = index.embedder else { return (nil, nil) }
         // One writer at a time, so two runs on one index do not embed the same items twice.
         let lock = try await IndexWriterLock.acquire(for: index.fileURL)
         defer { withExtendedLifetime(lock) {} }
@@ -222,10 +232,10 @@ public struct IndexOpener: Sendable {
             progress.update(completed: state.embeddedItems, total: state.pendingItems, detail: "items (\(state.reusedPieces.formatted()) of \((state.embeddedPieces + state.reusedPieces).formatted()) pieces reused)")
         }
         progress.finish()
-        guard done.embeddedItems > 0 else { return nil }
+        guard done.embeddedItems > 0 else { return (done, nil) }
         try await index.checkpoint()
         let reused = done.reusedPieces > 0 ? " (\(done.reusedPieces) of \(done.embeddedPieces + done.reusedPieces) pieces reused from identical text)" : ""
-        return "embedded \(done.embeddedItems) items with \(embedder.identity.prefix { $0 != " " })\(reused)"
+        return (done, "embedded \(done.embeddedItems) items with \(embedder.identity.prefix { $0 != " " })\(reused)")
     }
 
     /// How `index` differs from the source it records (`ask index --check`); nil when it records

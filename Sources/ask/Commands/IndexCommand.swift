@@ -149,6 +149,11 @@ struct IndexCommand: Command {
         let indexed: Int?, unchanged: Int?, removed: Int?
         let skipped: [Skipped]
         let limitsReached: [String]
+        /// Seconds from the start of the build until every item was searchable by words.
+        let searchableByWordsSeconds: Double?
+        /// Sentence pieces this run embedded, and those that took the vector of an identical
+        /// text instead; nil when no embedding pass ran.
+        let embeddedPieces: Int?, reusedPieces: Int?
 
         init(_ opened: IndexOpener.Opened) {
             index = opened.name
@@ -161,6 +166,9 @@ struct IndexCommand: Command {
             removed = opened.report?.removed
             skipped = (opened.report?.skipped ?? [:]).sorted { $0.key < $1.key }.map { Skipped(path: $0.key, reason: $0.value) }
             limitsReached = (opened.report?.limitsReached ?? []).map(\.description).sorted()
+            searchableByWordsSeconds = opened.searchableByWords?.seconds
+            embeddedPieces = opened.embedding?.embeddedPieces
+            reusedPieces = opened.embedding?.reusedPieces
         }
     }
 
