@@ -43,6 +43,19 @@ import Testing
         #expect(pieces.flatMap(Self.words) == Self.words(text))
     }
 
+    /// Over the budget, every passage's first piece comes before any passage's second, and a
+    /// round too large for the room left is taken evenly spaced; the order stays the item's.
+    @Test func aLongItemKeepsAPieceInEveryPartOfIt() {
+        let passages = [0, 0, 0, 1, 1, 2, 2, 2, 2]
+        let pieces = passages.enumerated().map { PassageEmbeddingText.Piece(passage: $1, sentence: $0, text: "piece \($0)") }
+        #expect(PassageEmbeddingText.budgeted(pieces, limit: 9) == pieces)
+        #expect(PassageEmbeddingText.budgeted(pieces, limit: 4).map(\.sentence) == [0, 1, 3, 5])
+        #expect(PassageEmbeddingText.budgeted(pieces, limit: 6).map(\.sentence) == [0, 1, 3, 4, 5, 6])
+        // more passages than room: their first pieces, evenly spaced
+        let many = (0..<10).map { PassageEmbeddingText.Piece(passage: $0, sentence: 0, text: "part \($0)") }
+        #expect(PassageEmbeddingText.budgeted(many, limit: 3).map(\.passage) == [0, 3, 6])
+    }
+
     @Test func aShortItemIsEmbeddedAsItsSummaryAndItsSentences() {
         var set = SearchableItemAttributeSet(contentType: "public.text")
         set.title = "Ryan Mountain"

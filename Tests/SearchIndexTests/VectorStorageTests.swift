@@ -3,7 +3,8 @@ import Synchronization
 import Testing
 @testable import SearchIndex
 
-/// Vectors in the index: one per sentence piece of every passage, written by the embedding pass
+/// Vectors in the index: one per sentence piece of every passage (at most
+/// `PassageEmbeddingText.piecesPerItem` an item), written by the embedding pass
 /// after the item's words, removed with the item, and only ever of the one embedder the file records.
 @Suite struct VectorStorageTests {
     /// How many vectors these items should have.
@@ -22,9 +23,11 @@ import Testing
         let passages = try folder.count("SELECT count(*) FROM passages")
         #expect(passages > 1)
         let longPieces = PassageEmbeddingText.pieces(of: long)
-        // every passage has pieces, several sentences each, and each piece a vector
+        // every passage has pieces, several sentences each, and each piece a vector; more
+        // pieces than the budget, so the budget's spread is what keeps every passage
         #expect(Set(longPieces.map(\.passage)) == Set(0..<Int(passages)))
         #expect(longPieces.count > Int(passages))
+        #expect(longPieces.count == PassageEmbeddingText.piecesPerItem)
         #expect(try folder.count("SELECT count(*) FROM vectors") == Self.pieceCount(Notes.all + [long]))
         #expect(try folder.count("SELECT count(DISTINCT passage) FROM vectors WHERE rowid >> 20 = (SELECT rowid FROM items WHERE identifier = 'manual')") == passages)
         // Each of the long item's pieces was embedded with its title before it.

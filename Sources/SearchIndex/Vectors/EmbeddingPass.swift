@@ -77,7 +77,7 @@ struct EmbeddingPass {
                     continue
                 }
                 let pieces = PassageEmbeddingText.pieces(title: String(parts[0]), description: description, body: String(parts[2]),
-                                                         contentType: contentType).prefix(IndexSchema.passagesPerItem - 1)
+                                                         contentType: contentType)
                 if !chunk.items.isEmpty, chunk.pieceCount + pieces.count > Self.piecesPerChunk { return chunk }
                 let hashes = pieces.map { Self.hash($0.text) }
                 for (piece, hash) in zip(pieces, hashes) where seen.insert(hash).inserted {
@@ -87,7 +87,7 @@ struct EmbeddingPass {
                         chunk.missing.append((hash, piece.text))
                     }
                 }
-                chunk.items.append(PendingItem(rowid: rowid, storedText: stored, contentType: contentType, pieces: Array(pieces), hashes: hashes))
+                chunk.items.append(PendingItem(rowid: rowid, storedText: stored, contentType: contentType, pieces: pieces, hashes: hashes))
                 chunk.lastRowid = rowid
             }
             if rows.count < Self.itemsPerRead || chunk.pieceCount >= Self.piecesPerChunk { break }

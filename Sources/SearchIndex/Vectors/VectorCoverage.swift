@@ -7,7 +7,8 @@ import Foundation
 public struct VectorCoverage: Sendable, Hashable, Encodable, CustomStringConvertible {
     /// Items in the index.
     public var itemCount: Int
-    /// Items with their vectors (an item has a vector for every sentence piece or none).
+    /// Items with their vectors (an item has a vector for every piece the embedding pass picks,
+    /// `PassageEmbeddingText.piecesPerItem` at most, or none).
     public var embeddedItemCount: Int
     /// Vectors stored: one per sentence piece of the embedded items.
     public var vectorCount: Int
