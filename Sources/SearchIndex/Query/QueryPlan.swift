@@ -31,8 +31,8 @@ enum QueryPlan {
     /// The plan for `predicate`, hiding items expired at `hideExpiredAt` when set. A top-level
     /// full-text term, or an OR of them, drives the query from the FTS table (the fast path for
     /// ranked search); otherwise a top-level membership in a string list (`keywords` contains
-    /// "x") drives it from that list's rows. Without `drivers` (a grouping that joins `items i` to its own table),
-    /// the plan is `.everything` or `.filter`.
+    /// "x") drives it from that list's rows. Without `drivers` (a grouping that joins `items i`
+    /// to its own table), the plan is `.everything` or `.filter`.
     init(_ predicate: QueryPredicate, compiler: QueryCompiler, hidingExpiredAt hideExpiredAt: Date?,
          drivers: Bool = true) throws(SearchIndexError) {
         // A search by meaning ranks outside SQL (`VectorMatrix`); its parts select nothing here.
