@@ -87,8 +87,10 @@ struct SearchPipeline: Sendable {
         var notes: [String] = []
         var adjustments = added
         var (predicates, found, anyTerm) = try await searchingAllOrAnyTerms()
+        // the steps are the same for the question's words below: no step was kept when they run
+        let relaxations = found.matched == 0 ? grounding.relaxations(of: request) : []
         if found.matched == 0 {
-            for step in grounding.relaxations(of: request) {
+            for step in relaxations {
                 if let relaxed = try await relaxedSearch(with: step, improvingOn: found) {
                     (predicates, found, anyTerm) = relaxed
                     adjustments += step.adjustments
@@ -103,7 +105,7 @@ struct SearchPipeline: Sendable {
         }
         if found.matched == 0, found.items.isEmpty, try await noItemHoldsTheTerms() {
             let unrelaxed = QuestionGrounding.Adjusted(request: request, adjustments: [])
-            for base in [unrelaxed] + grounding.relaxations(of: request) {
+            for base in [unrelaxed] + relaxations {
                 guard let step = grounding.withQuestionWords(base.request),
                       let relaxed = try await relaxedSearch(with: step, improvingOn: found) else { continue }
                 (predicates, found, anyTerm) = relaxed
