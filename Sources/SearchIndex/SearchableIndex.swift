@@ -191,8 +191,13 @@ public actor SearchableIndex {
 
     /// `embedder`'s vectors of `texts`, checked: one per text, each of its dimension.
     static func embed(_ texts: [String], with embedder: any TextEmbedder) async throws(SearchIndexError) -> [[Float]] {
-        let vectors: [[Float]]
-        do { vectors = try await embedder.embed(texts) } catch {
+        try await embedCountingTokens(texts, with: embedder).vectors
+    }
+
+    /// `embed(_:with:)`, and the tokens the embedder read, when it counts them.
+    static func embedCountingTokens(_ texts: [String], with embedder: any TextEmbedder) async throws(SearchIndexError) -> (vectors: [[Float]], tokens: Int?) {
+        let vectors: [[Float]], tokens: Int?
+        do { (vectors, tokens) = try await embedder.embedCountingTokens(texts) } catch {
             throw .embeddingFailed(reason: "\(embedder.identity) failed: \(error)")
         }
         guard vectors.count == texts.count else {
@@ -201,7 +206,7 @@ public actor SearchableIndex {
         if let wrong = vectors.first(where: { $0.count != embedder.dimension }) {
             throw .embeddingFailed(reason: "\(embedder.identity) returned a vector of length \(wrong.count), not its dimension \(embedder.dimension)")
         }
-        return vectors
+        return (vectors, tokens)
     }
 
     // MARK: Vectors
@@ -229,7 +234,9 @@ public actor SearchableIndex {
             cursor = chunk.lastRowid
             if !chunk.missing.isEmpty {
                 do {
-                    chunk.fill(try await Self.embed(chunk.missing.map(\.text), with: embedder))
+                    let embedded = try await Self.embedCountingTokens(chunk.missing.map(\.text), with: embedder)
+                    chunk.fill(embedded.vectors)
+                    if let tokens = embedded.tokens { state.embeddedTokens = (state.embeddedTokens ?? 0) + tokens }
                 } catch {
                     if Task.isCancelled { break }
                     throw error

@@ -25,6 +25,11 @@ import Testing
         let report = try Self.report(embedded)
         #expect((report["vectors"] as? String)?.hasPrefix("all-MiniLM-L6-v2 (384 dimensions, sha256 ") == true, "\(report)")
         #expect((report["summary"] as? String)?.contains("embedded 2 items") == true, "\(report)")
+        // what embedding cost: every piece the model read is at least [CLS], a word and [SEP]
+        let pieces = try #require(report["embeddedPieces"] as? Int, "\(report)")
+        let tokens = try #require(report["embeddedTokens"] as? Int, "\(report)")
+        #expect(pieces >= 2)
+        #expect(tokens >= 3 * pieces && tokens <= 512 * pieces, "\(tokens) tokens for \(pieces) pieces")
 
         // nothing left to embed
         let again = try ask.run(["index", "--corpus", corpus.path, "--json"])

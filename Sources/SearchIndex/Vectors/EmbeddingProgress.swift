@@ -8,14 +8,18 @@ public struct EmbeddingProgress: Sendable, Hashable {
     public var embeddedItems: Int
     /// Sentence pieces whose text went to the embedder.
     public var embeddedPieces: Int
+    /// Tokens the embedder read for those pieces, framing included (what embedding costs); nil
+    /// when the embedder does not count them.
+    public var embeddedTokens: Int?
     /// Sentence pieces that took the vector of an identical text instead (one the index held,
     /// or one earlier in the same chunk): licence texts and boilerplate repeat across files.
     public var reusedPieces: Int
 
-    public init(pendingItems: Int, embeddedItems: Int = 0, embeddedPieces: Int = 0, reusedPieces: Int = 0) {
+    public init(pendingItems: Int, embeddedItems: Int = 0, embeddedPieces: Int = 0, embeddedTokens: Int? = nil, reusedPieces: Int = 0) {
         self.pendingItems = pendingItems
         self.embeddedItems = embeddedItems
         self.embeddedPieces = embeddedPieces
+        self.embeddedTokens = embeddedTokens
         self.reusedPieces = reusedPieces
     }
 

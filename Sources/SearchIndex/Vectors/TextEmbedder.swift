@@ -13,4 +13,14 @@ public protocol TextEmbedder: Sendable {
     /// One vector per text, in order, each of length `dimension`. Vectors need not be unit
     /// length; the index normalizes them.
     func embed(_ texts: [String]) async throws -> [[Float]]
+    /// `embed(_:)`, and how many tokens the model read for all the texts, framing included: what
+    /// the embedding pass reports (`EmbeddingProgress.embeddedTokens`), since the model's cost
+    /// follows tokens, not texts. The default counts none (nil).
+    func embedCountingTokens(_ texts: [String]) async throws -> (vectors: [[Float]], tokens: Int?)
+}
+
+extension TextEmbedder {
+    public func embedCountingTokens(_ texts: [String]) async throws -> (vectors: [[Float]], tokens: Int?) {
+        (try await embed(texts), nil)
+    }
 }

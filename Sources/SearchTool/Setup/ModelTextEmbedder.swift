@@ -28,4 +28,9 @@ public struct ModelTextEmbedder: TextEmbedder {
     public func embed(_ texts: [String]) async throws -> [[Float]] {
         try await model.embed(texts)
     }
+
+    public func embedCountingTokens(_ texts: [String]) async throws -> (vectors: [[Float]], tokens: Int?) {
+        let embeddings = try await model.embeddings(for: texts)
+        return (embeddings.map(\.vector), embeddings.reduce(0) { $0 + $1.tokenCount })
+    }
 }

@@ -151,9 +151,9 @@ struct IndexCommand: Command {
         let limitsReached: [String]
         /// Seconds from the start of the build until every item was searchable by words.
         let searchableByWordsSeconds: Double?
-        /// Sentence pieces this run embedded, and those that took the vector of an identical
-        /// text instead; nil when no embedding pass ran.
-        let embeddedPieces: Int?, reusedPieces: Int?
+        /// Sentence pieces this run embedded, the tokens the model read for them, and the pieces
+        /// that took the vector of an identical text instead; nil when no embedding pass ran.
+        let embeddedPieces: Int?, embeddedTokens: Int?, reusedPieces: Int?
 
         init(_ opened: IndexOpener.Opened) {
             index = opened.name
@@ -168,6 +168,7 @@ struct IndexCommand: Command {
             limitsReached = (opened.report?.limitsReached ?? []).map(\.description).sorted()
             searchableByWordsSeconds = opened.searchableByWords?.seconds
             embeddedPieces = opened.embedding?.embeddedPieces
+            embeddedTokens = opened.embedding?.embeddedTokens
             reusedPieces = opened.embedding?.reusedPieces
         }
     }
