@@ -4,16 +4,19 @@
 /// sums the note up. A long item gets at most `piecesPerItem` of them (`budgeted`).
 enum PassageEmbeddingText {
     /// The most pieces of one item that get a vector. Why a bound: the embedder reads about
-    /// 2,000 tokens a second on 2 cores, and the pieces of a folder's few long files are most
-    /// of its text (/usr/share/doc: 249,755 pieces, 181,526 distinct, over an hour to embed;
-    /// its median file has 15 pieces, its 90th percentile 151). With the bound every short file
-    /// is whole and a long one is reachable by meaning from every part of it (`budgeted`), while
-    /// its words, all indexed, find the rest. On the shipped long-document samples the answers
-    /// were the same at 16, 32 and unbounded (SmolLM2; Gemma at 32 and unbounded), so those
-    /// samples do not choose; 32 is the larger: every passage of a file up to about 40 KB keeps
-    /// its first sentence (passages are about 1.2 KB), a file of 100 KB every second or third
-    /// passage's. Time to embed a real folder: the bench's `folder`.
-    static let piecesPerItem = 32
+    /// 2,900 tokens a second on 2 cores (all-MiniLM-L6-v2 Q8_0, as fast as llama-bench), and the
+    /// pieces of a folder's few long files are most of its text (/usr/share/doc: 249,755 pieces
+    /// unbounded, 181,526 distinct, over an hour to embed; its median file has 15 pieces, its
+    /// 90th percentile 151). With the bound every short file is whole and a long one is reachable
+    /// by meaning from every part of it (`budgeted`), while its words, all indexed, find the
+    /// rest. On the shipped long-document samples the answers were the same at 16, 20, 32 and
+    /// unbounded (SmolLM2, Gemma; the two Qwen2.5-Coder models at 20 and 32), so those samples
+    /// do not choose; 20 is the largest that embeds /usr/share/doc within issue 53's ten
+    /// minutes with room to spare (a 300-package part of it: 329,283 tokens at 32, 289,040 at
+    /// 24, 263,808 at 20; the whole folder 548 s at 20). Every passage of a file up to about
+    /// 24 KB keeps its first sentence (passages are about 1.2 KB), a file of 100 KB every
+    /// fourth passage's. Time to embed a real folder: the bench's `folder`.
+    static let piecesPerItem = 20
 
     /// One text the index embeds, the passage it belongs to (0 for a short item), and which of
     /// the passage's `SentencePieces` it is (nil for a short item's title and description), so a
