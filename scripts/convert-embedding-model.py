@@ -171,6 +171,10 @@ def convert(model_dir: Path, output: Path, name: str, outtype: str) -> None:
         elif matrix_type == gguf.GGMLQuantizationType.F16:
             writer.add_tensor(target, array.astype(np.float16))
         else:
+            block = gguf.GGML_QUANT_SIZES[matrix_type][0]
+            if array.shape[-1] % block:
+                raise ConversionError(f"tensor {source} has rows of {array.shape[-1]} values, not a multiple of {block}, "
+                                      f"so it cannot be stored as {matrix_type.name}; convert with --outtype f16")
             writer.add_tensor(target, gguf.quants.quantize(array.astype(np.float32), matrix_type), raw_dtype=matrix_type)
 
     writer.write_header_to_file()
