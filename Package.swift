@@ -46,7 +46,9 @@ let package = Package(
         .target(name: "CFullText", dependencies: ["CSQLite"]),
         // The dot products of a search by meaning, in C for the CPU's own vector instructions.
         .target(name: "CVectorScan"),
-        .target(name: "SearchIndex", dependencies: ["CSQLite", "CFullText", "CVectorScan", "CXML2", "Sentences"]),
+        // glibc's malloc_trim, which Swift's Glibc module does not export.
+        .target(name: "CHeapRelease"),
+        .target(name: "SearchIndex", dependencies: ["CSQLite", "CFullText", "CVectorScan", "CHeapRelease", "CXML2", "Sentences"]),
         .target(name: "SearchTool", dependencies: ["SearchIndex", "LocalModel", "TokenBudget"]),
         .target(name: "Evaluations", dependencies: ["SearchTool", "SearchIndex", "LocalModel", "Sentences", "TokenBudget"],
                 resources: [.copy("Samples")]),

@@ -47,7 +47,8 @@ enum EvaluationBenchmark {
         let sets = try sampleSets(environment)
         let models = environment.modelWasChosen ? [environment.modelURL] : try panel()
         guard !models.isEmpty else { throw BenchmarkFailure("no model of models.lock is installed; run scripts/setup.sh") }
-        let embedder = try ModelLocator().locateEmbeddingModel(nil).map { try ModelTextEmbedder(contentsOf: $0, threads: environment.threads) }
+        let embeddingModel = try ModelLocator().locateEmbeddingModel(nil)
+        let embedder = try embeddingModel.map { try ModelTextEmbedder(contentsOf: $0, threads: environment.threads) }
         var runs: [Run] = []
         for url in models {
             // `--chat-template` names the layout of the model `--model` chose, not of the panel's others
@@ -114,7 +115,7 @@ enum EvaluationBenchmark {
                     + "Samples asked: \(asked)" + (environment.limit.map { " (--limit \($0): a smoke run, not figures)" } ?? (environment.quick ? " (--quick)" : "")) + ". "
                     + "Each sample once, greedy; eval's defaults: the focused guide, structured format, the model's own window, "
                     + "first round `.required`, "
-                    + (embedder.map { "vectors by \($0.model.url.lastPathComponent) (hybrid words and meaning search); " } ?? "no embedding model installed, so full-text search only (the paraphrases need meaning search); ")
+                    + (embeddingModel.map { "vectors by \($0.lastPathComponent) (hybrid words and meaning search); " } ?? "no embedding model installed, so full-text search only (the paraphrases need meaning search); ")
                     + "the trail and paraphrase sets over the \(SampleData.trailsCorpus.lastPathComponent) corpus with relative dates as of "
                     + "\(SampleData.trailsSamplesToday), the long-document set over its folder of PDFs and Markdown files. "
                     + "Auto is quote below \(GenerationOptions.AnswerStyle.quoteParameterLimit / 1_000_000) M parameters. "

@@ -117,7 +117,7 @@ enum FolderBenchmark {
                 "Both builds are the release `ask index --folder F --index doc --json` as child processes with their own XDG_DATA_HOME, "
                     + "the words-only one (`--embedding-model none`) first, then the default one (\(embeddingModel.lastPathComponent), "
                     + "words written first, then the embedding pass); each is killed after \(Int(deadline)) s. Searchable by words: "
-                    + "`ask index --json`'s searchableByWordsSeconds, from the start of the build (the embedding build loads its model first) "
+                    + "`ask index --json`'s searchableByWordsSeconds, from the start of the build (the embedding build reads its model's identity first and loads it after the words) "
                     + "until every item's words were written, on both sides. Fully embedded: spawn to exit of the embedding build "
                     + "(the pass, then the checkpoint). Embedding rate: pieces embedded over that wall time less the words.",
                 "Peak memory: VmHWM of each child, polled every 20 ms; the goal is embedding build ≤ words-only build + the embedding "

@@ -221,6 +221,10 @@ public actor SearchableIndex {
     /// embedded is dropped, the committed ones stay). Searches may run meanwhile: they are hybrid
     /// where vectors exist and find the other items by their words. `progress` gets the state
     /// after each chunk. Returns what the call did; `remainingItems` is 0 when all is embedded.
+    ///
+    /// Before the first chunk, the writer's page cache and the memory the words phase freed go
+    /// back to the system, so an embedder that loads its model on first use (`ModelTextEmbedder`)
+    /// takes their place: indexing peaks no higher than writing the words did, or the model.
     @discardableResult
     public func embedPendingItems(maximumItems: Int = .max,
                                   progress: @Sendable (EmbeddingProgress) -> Void = { _ in }) async throws(SearchIndexError) -> EmbeddingProgress {
@@ -228,6 +232,7 @@ public actor SearchableIndex {
         let pass = EmbeddingPass(database: writer)
         var state = EmbeddingProgress(pendingItems: try pass.pendingItemCount())
         progress(state)
+        if state.pendingItems > 0, !inBatch { try writer.releaseMemory() }
         var cursor: Int64 = 0
         while state.embeddedItems < maximumItems, !Task.isCancelled,
               var chunk = try pass.chunk(after: cursor, maximumItems: maximumItems - state.embeddedItems) {

@@ -51,10 +51,12 @@ let modelURL: URL
 let corpus: EvaluationCorpus
 let samples: [EvaluationSample]
 let model: LocalModel
+let embeddingModelURL: URL?
 let embedder: ModelTextEmbedder?
 do {
     modelURL = try ModelLocator().locate(arguments.model)
-    embedder = try ModelLocator().locateEmbeddingModel(arguments.embeddingModel).map { try ModelTextEmbedder(contentsOf: $0, threads: arguments.threads) }
+    embeddingModelURL = try ModelLocator().locateEmbeddingModel(arguments.embeddingModel)
+    embedder = try embeddingModelURL.map { try ModelTextEmbedder(contentsOf: $0, threads: arguments.threads) }
     corpus = try arguments.corpusSource.corpus ?? .items(CorpusReader().items(contentsOf: arguments.corpusURL))
     samples = try SampleReader().samples(contentsOf: arguments.samplesURL)
     model = try LocalModel(contentsOf: modelURL, configuration: arguments.modelConfiguration)
@@ -70,7 +72,7 @@ let corpusDescription: String = switch corpus {
 case .items(let items): "\(items.count) items"
 case .folder(let folder): "the folder \(folder.path)"
 }
-FileHandle.standardError.write(Data("eval: \(samples.count) samples × \(arguments.repetitions) over \(corpusDescription), guide \(arguments.guide.level.rawValue), words search \(arguments.wordsSearch.rawValue)\(embedder.map { " (vectors by \($0.model.url.lastPathComponent))" } ?? " (no vectors)")\(day.map { ", today \($0.text)" } ?? ""), model \(modelURL.lastPathComponent)\n".utf8))
+FileHandle.standardError.write(Data("eval: \(samples.count) samples × \(arguments.repetitions) over \(corpusDescription), guide \(arguments.guide.level.rawValue), words search \(arguments.wordsSearch.rawValue)\(embeddingModelURL.map { " (vectors by \($0.lastPathComponent))" } ?? " (no vectors)")\(day.map { ", today \($0.text)" } ?? ""), model \(modelURL.lastPathComponent)\n".utf8))
 
 let report: EvaluationReport
 do {

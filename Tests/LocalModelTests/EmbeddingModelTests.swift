@@ -134,6 +134,8 @@ struct EmbeddingModelTests {
         #expect(identity.dimension == model.dimension)
         #expect(identity.sha256 == entry.sha256)
         #expect(try model.identity() == identity)
+        // read from the file without loading it: the same identity
+        #expect(try EmbeddingModelIdentity(fileAt: model.url) == identity)
     }
 
     @Test("SHA-256 matches the standard's test vectors")

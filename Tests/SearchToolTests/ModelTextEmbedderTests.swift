@@ -52,4 +52,47 @@ import TestModelSupport
         }
         #expect(throws: SearchIndexError.self) { _ = try SearchableIndex(url: file, embedder: Other()) }
     }
+
+    /// Opened from its file, the embedder reads the identity without loading the model, and
+    /// loads it on the first embedding: the same identity and the same vectors as an embedder
+    /// over the loaded model.
+    @Test func anEmbedderOpenedFromItsFileLoadsTheModelOnFirstUseWithTheSameIdentity() async throws {
+        let loaded = try ModelTextEmbedder(model: EmbeddingModel(contentsOf: Self.url, configuration: .init(threads: 2)))
+        let fromFile = try ModelTextEmbedder(contentsOf: Self.url, threads: 2)
+        #expect(fromFile.identity == loaded.identity)
+        #expect(fromFile.dimension == loaded.dimension)
+        let text = "Damp patch under the sill after the storm."
+        let (a, b) = (try await fromFile.embed([text])[0], try await loaded.embed([text])[0])
+        #expect(zip(a, b).map { abs($0 - $1) }.max()! < 1e-3)
+    }
+
+    /// A file replaced between opening the embedder and its first embedding is not loaded under
+    /// the old identity: the embedding fails with `embeddingModelChanged`, naming both.
+    @Test func aModelFileReplacedBeforeTheFirstEmbeddingIsATypedError() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("lantern-embedder-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let copy = folder.appendingPathComponent("model.gguf")
+        try FileManager.default.copyItem(at: Self.url, to: copy)
+        let embedder = try ModelTextEmbedder(contentsOf: copy, threads: 2)
+        // the same model with one byte of a weight changed: still a valid GGUF, another digest
+        let handle = try FileHandle(forUpdating: copy)
+        let size = try handle.seekToEnd()
+        try handle.seek(toOffset: size - 1)
+        let last = try #require(try handle.read(upToCount: 1)).first!
+        try handle.seek(toOffset: size - 1)
+        try handle.write(contentsOf: Data([last ^ 1]))
+        try handle.close()
+        await #expect(throws: LocalModelError.self) { _ = try await embedder.embed(["a text"]) }
+        do {
+            _ = try await embedder.embed(["a text"])
+        } catch let error as LocalModelError {
+            guard case .embeddingModelChanged(let path, let expected, let found) = error else {
+                Issue.record("expected embeddingModelChanged, got \(error)")
+                return
+            }
+            #expect(path == copy.path)
+            #expect(expected != found)
+        }
+    }
 }

@@ -183,11 +183,12 @@ public struct IndexOpener: Sendable {
 
     // MARK: Vectors
 
-    /// The embedding model `embeddingModel` names, loaded; nil for none, or when the default
-    /// one is not installed.
+    /// The embedding model `embeddingModel` names, its identity read (the model itself loads
+    /// on the first embedding, after a build's words); nil for none, or when the default one is
+    /// not installed.
     private func loadEmbedder() async throws -> ModelTextEmbedder? {
         guard let url = try ModelLocator().locateEmbeddingModel(embeddingModel) else { return nil }
-        return try await progress.spinning("Loading \(url.lastPathComponent)") { try ModelTextEmbedder(contentsOf: url) }
+        return try await progress.spinning("Reading \(url.lastPathComponent)") { try ModelTextEmbedder(contentsOf: url) }
     }
 
     /// The index `name`, to be refreshed from its source, opened with this run's embedder; its

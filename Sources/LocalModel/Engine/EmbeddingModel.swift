@@ -55,6 +55,12 @@ public final class EmbeddingModel: Sendable {
             self.batchTokens = max(8, batchTokens)
             self.maximumTextsPerBatch = min(max(1, maximumTextsPerBatch), Self.maximumTextsPerBatchLimit)
         }
+
+        /// Refuses a thread count outside 1...`LocalModel.Configuration.maximumThreads`
+        /// (`.threadCountOutOfRange`), as loading does, for a caller that loads later.
+        public func validate() throws(LocalModelError) {
+            try LocalModel.Configuration.checkThreads(threads)
+        }
     }
 
     /// Loads the embedding model at `url`. Throws `LocalModelError` for everything
@@ -62,7 +68,7 @@ public final class EmbeddingModel: Sendable {
     /// reranker), `.notAnEmbeddingModel` naming what it is, and `.threadCountOutOfRange` for
     /// threads outside 1...`LocalModel.Configuration.maximumThreads`.
     public init(contentsOf url: URL, configuration: Configuration = Configuration()) throws(LocalModelError) {
-        try LocalModel.Configuration.checkThreads(configuration.threads)
+        try configuration.validate()
         let header = try GGUFFile(contentsOf: url)
         let purpose = ModelPurpose(metadata: header.metadata)
         guard case .embedding(let pooling) = purpose else { throw .notAnEmbeddingModel(path: url.path, purpose: purpose.description) }

@@ -65,6 +65,9 @@ public enum LocalModelError: Error, Sendable, Equatable, CustomStringConvertible
     case embeddingModelCannotGenerate(path: String, architecture: String, pooling: String)
     /// llama.cpp failed to run the embedding model over a batch of texts.
     case embeddingFailed(code: Int32, texts: Int, tokens: Int)
+    /// The embedding model file at `path` is not the one that was opened: it was replaced
+    /// between reading its identity and loading it (`expected` and `found` name both).
+    case embeddingModelChanged(path: String, expected: String, found: String)
     /// An `--rpc` entry that is not `host:port`.
     case invalidRPCServer(text: String, reason: String)
     /// An RPC server that did not accept a connection in time (or the RPC backend is missing).
@@ -141,6 +144,8 @@ public enum LocalModelError: Error, Sendable, Equatable, CustomStringConvertible
             return "\(path) is a \(architecture) embedding model (\(pooling) pooling): it turns text into vectors and cannot write text; load it with EmbeddingModel(contentsOf:), and pass a chat model such as the default SmolLM2 (scripts/setup.sh) to generate"
         case .embeddingFailed(let code, let texts, let tokens):
             return "llama.cpp failed to embed a batch of \(texts) texts, \(tokens) tokens in all (code \(code)); use fewer texts per batch (EmbeddingModel.Configuration.batchTokens) or check the model file"
+        case .embeddingModelChanged(let path, let expected, let found):
+            return "the embedding model file \(path) changed after it was opened: it was \(expected), it is now \(found); open it again, or put the file that made the index's vectors back"
         case .invalidRPCServer(let text, let reason):
             return "'\(text)' is not an RPC server: \(reason)"
         case .rpcServerUnreachable(let server, let reason):

@@ -1,9 +1,10 @@
 import CFullText
+import CHeapRelease
 import CSQLite
 import Foundation
 
 /// One SQLite connection. Only the files of this folder (`Storage/SQLite/`) touch SQLite's and
-/// CFullText's C pointers.
+/// CFullText's C pointers (and CHeapRelease's one call).
 ///
 /// `SQLiteDatabase` owns a `sqlite3*` and `SQLiteStatement` owns a `sqlite3_stmt*`; both free them
 /// in `deinit`. Neither is `Sendable`: each connection lives inside exactly one actor
@@ -127,6 +128,16 @@ final class SQLiteDatabase {
     func execute(_ sql: String) throws(SearchIndexError) {
         let code = sqlite3_exec(handle, sql, nil, nil, nil)
         guard code == SQLITE_OK else { throw error(code: code, sql: sql) }
+    }
+
+    /// Frees this connection's page cache and the recorder's words, and hands the heap memory
+    /// the process has freed back to the system (`lantern_release_free_heap`): after a large
+    /// write, outside any transaction (the recorder reads a word's saved row again when it next
+    /// meets it), so what is loaded next takes its place instead of adding to the peak.
+    func releaseMemory() throws(SearchIndexError) {
+        try execute("PRAGMA shrink_memory")
+        recorder?.clear()
+        lantern_release_free_heap()
     }
 
     /// A prepared statement for `sql`, cached per connection so hot paths prepare once.
