@@ -28,6 +28,9 @@ public actor SearchableIndex {
     private(set) var droppedIndexes: [IndexSchema.SecondaryIndex] = []
     /// Roughly how many items the index held when the open batch began (its highest rowid).
     private var batchStartSize = 0
+    /// Items were written since the embedding pass last handed the memory back, so the next
+    /// pass does it again (once after a words phase, not on every bounded step).
+    private var wroteItemsSinceMemoryRelease = false
     private var earliestExpiration: Date?
     private var catalogue: [AttributeSummary]?
     private var delegate: (any SearchableIndexDelegate)?
@@ -179,6 +182,7 @@ public actor SearchableIndex {
                                    + IndexSchema.ftsBulkLoadSettings)
             }
         }
+        wroteItemsSinceMemoryRelease = true
         try write { (store) throws(SearchIndexError) in
             // The first write with an embedder records it: the vectors to come are its.
             if let embedder { try writer.run("INSERT OR IGNORE INTO meta(key, value) VALUES('embedder', \(embedder.identity))") }
@@ -222,9 +226,10 @@ public actor SearchableIndex {
     /// where vectors exist and find the other items by their words. `progress` gets the state
     /// after each chunk. Returns what the call did; `remainingItems` is 0 when all is embedded.
     ///
-    /// Before the first chunk, the writer's page cache and the memory the words phase freed go
-    /// back to the system, so an embedder that loads its model on first use (`ModelTextEmbedder`)
-    /// takes their place: indexing peaks no higher than writing the words did, or the model.
+    /// After items were written, before the first chunk, the writer's page cache and the memory
+    /// the words phase freed go back to the system, so an embedder that loads its model on first
+    /// use (`ModelTextEmbedder`) takes their place: indexing peaks no higher than writing the
+    /// words did, or the model.
     @discardableResult
     public func embedPendingItems(maximumItems: Int = .max,
                                   progress: @Sendable (EmbeddingProgress) -> Void = { _ in }) async throws(SearchIndexError) -> EmbeddingProgress {
@@ -232,7 +237,10 @@ public actor SearchableIndex {
         let pass = EmbeddingPass(database: writer)
         var state = EmbeddingProgress(pendingItems: try pass.pendingItemCount())
         progress(state)
-        if state.pendingItems > 0, !inBatch { try writer.releaseMemory() }
+        if state.pendingItems > 0, !inBatch, wroteItemsSinceMemoryRelease {
+            try writer.releaseMemory()
+            wroteItemsSinceMemoryRelease = false
+        }
         var cursor: Int64 = 0
         while state.embeddedItems < maximumItems, !Task.isCancelled,
               var chunk = try pass.chunk(after: cursor, maximumItems: maximumItems - state.embeddedItems) {
