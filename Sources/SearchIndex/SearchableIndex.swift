@@ -589,6 +589,13 @@ public actor SearchableIndex {
         return DistinctValues(values: groups.map { ($0.key, $0.count) }, isComplete: isComplete)
     }
 
+    /// The domains items are in (`SearchableItem.domainIdentifier`), in order, at most `limit`:
+    /// what kinds of thing the index holds ("trails", "files"), which a question's words can name.
+    public func domainIdentifiers(limit: Int = 20) async throws(SearchIndexError) -> [String] {
+        let executor = try await prepareRead()
+        return try await read { (database) throws(SearchIndexError) in try executor(database).domainIdentifiers(limit: limit) }
+    }
+
     /// The attributes present in the index with how many items have each (cached until a write).
     public func attributeCatalogue() async throws(SearchIndexError) -> [AttributeSummary] {
         if let catalogue { return catalogue }

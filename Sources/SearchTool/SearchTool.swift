@@ -164,9 +164,10 @@ final class SearchEngine: Sendable {
     }
 
     /// The facts a question is grounded against, read once per tool from every source's index:
-    /// categorical attributes — string attributes with at most `fewValuesLimit` values that
-    /// repeat (on average on two items or more, so titles and places named once are not
-    /// categories) —, the ratings, and the one date attribute the guide offers that items hold.
+    /// the items' domains (what kind of thing they are), categorical attributes — string
+    /// attributes with at most `fewValuesLimit` values that repeat (on average on two items or
+    /// more, so titles and places named once are not categories) —, the ratings, and the one
+    /// date attribute the guide offers that items hold.
     /// Read from the index, not the guide: a focused guide offers no attribute filters, and the
     /// question's "California" is still a state. An index that cannot answer grounds nothing.
     private func indexFacts() async -> QuestionGrounding.IndexFacts {
@@ -174,6 +175,7 @@ final class SearchEngine: Sendable {
         var facts = QuestionGrounding.IndexFacts()
         var heldDates = Set<SearchableItemAttribute>()
         for source in (try? await resolver.sources()) ?? [] {
+            for domain in (try? await source.index.domainIdentifiers()) ?? [] { facts.addKind(ofDomain: domain) }
             guard let catalogue = try? await source.index.attributeCatalogue() else { continue }
             for summary in catalogue where summary.itemCount > 0 {
                 switch summary.kind {
@@ -206,13 +208,14 @@ final class SearchEngine: Sendable {
         let request = try SearchRequest(query, customStages: capabilities.customStages)
         let sources = try await resolver.sources()
         let question = self.question.withLock { $0 }
+        let grounding = await grounding(for: question)
         let formatter = ResultFormatter(format: configuration.guide.format, maximumSize: configuration.maximumResponseSize,
                                         attributeOrder: capabilities.fetchAttributes,
                                         timeZone: sources.first?.index.timeZone ?? .current)
         let pipeline = SearchPipeline(request: request, sources: sources, capabilities: capabilities,
                                       contactResolver: configuration.contactResolver, hydrator: hydrator, formatter: formatter, now: configuration.now(),
                                       snippetLength: configuration.snippetLength, wordsSearch: configuration.wordsSearch,
-                                      question: question, grounding: await grounding(for: question))
+                                      question: question, grounding: grounding)
         let token = channel.makeQueryToken()
         let coverage = try await Self.vectorCoverage(of: sources)
         var replies: [SearchReply] = []
@@ -228,14 +231,16 @@ final class SearchEngine: Sendable {
         shownIdentifiers.record(outcome.items.map(\.uniqueIdentifier).filter { $0.count <= FetchItemTool.maximumIdentifierLength },
                                 passages: outcome.passages)
         guard let final = outcome.final else {
+            let count = grounding.asksCount && outcome.matched > 0 ? Self.matchCount(outcome.matched, naming: outcome.items) : nil
             let header = Self.header(matched: outcome.matched, shown: shown,
-                                     nearInMeaningOnly: outcome.items.filter { outcome.nearInMeaningOnly.contains($0.uniqueIdentifier) }.count)
+                                     nearInMeaningOnly: outcome.items.filter { outcome.nearInMeaningOnly.contains($0.uniqueIdentifier) }.count,
+                                     count: count)
             let text = formatter.items(outcome.items, header: header, notes: outcome.notes, passages: outcome.passages)
             return ToolResult(text: text, structuredContent: replies,
                               sources: ShownSources.results(outcome.items, in: text, attributes: capabilities.fetchAttributes,
-                                                            passages: outcome.passages))
+                                                            passages: outcome.passages) + ShownSources.matchCount(count, in: text))
         }
-        let text = formatter.data(final, header: "\(outcome.matched) items matched. \(request.stages.last?.name ?? "") result:",
+        let text = formatter.data(final, header: "\(Self.matchCount(outcome.matched)). \(request.stages.last?.name ?? "") result:",
                                   notes: outcome.notes, passages: outcome.passages)
         return ToolResult(text: text, structuredContent: replies,
                           sources: ShownSources.results(of: final, in: text, attributes: capabilities.fetchAttributes, passages: outcome.passages,
@@ -258,10 +263,24 @@ final class SearchEngine: Sendable {
     /// The first line of a search's items: how many items hold the words and how many are
     /// shown, saying which were found by meaning alone (they do not hold the words, and the
     /// count does not include them).
-    static func header(matched: Int, shown: Int, nearInMeaningOnly: Int) -> String {
+    /// How many items matched, as the headers say it (`4 items matched`).
+    static func matchCount(_ matched: Int) -> String { matched == 1 ? "1 item matched" : "\(matched) items matched" }
+
+    /// How many items matched with their titles when `items` are all of them and all have one
+    /// (`2 items matched: Mist Trail, Lands End`): the answer to "how many", with the names a
+    /// person asking it wants next.
+    static func matchCount(_ matched: Int, naming items: [SearchableItem]) -> String {
+        let titles = items.compactMap { $0.attributeSet.title.map(TextFraming.singleLine) }
+        guard items.count == matched, titles.count == matched else { return matchCount(matched) }
+        return matchCount(matched) + ": " + titles.joined(separator: ", ")
+    }
+
+    /// The first line of a search's output; `count`, when the question asks how many, says
+    /// the matches in place of the bare number.
+    static func header(matched: Int, shown: Int, nearInMeaningOnly: Int, count: String? = nil) -> String {
         if matched == 0 && nearInMeaningOnly == 0 { return "No items matched. Try other words or fewer conditions." }
         if matched == 0 { return "No item holds these words; the \(shown) shown are the nearest in meaning." }
-        var header = "\(matched) items matched; \(shown) shown."
+        var header = "\(count ?? matchCount(matched)); \(shown) shown."
         if nearInMeaningOnly > 0 { header += " \(nearInMeaningOnly) of them are near in meaning, without the words." }
         if shown - nearInMeaningOnly < matched { header += " Raise limit or add a stage to see more." }
         return header

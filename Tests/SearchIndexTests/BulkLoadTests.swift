@@ -125,9 +125,13 @@ import Testing
         let fetched = try await bulk.fetchItems(identifiers: ["n10"])
         #expect(fetched.first?.attributeSet[labelAttribute] == .strings(["z0", "a"]), "a multi-valued key keeps its order")
 
+        // The domains are read from the rebuilt domain index, one seek each.
+        #expect(try await bulk.domainIdentifiers() == ["even", "odd"])
+        #expect(try await bulk.domainIdentifiers(limit: 1) == ["even"])
         // Deletes by domain walk the rebuilt domain index; the other domain stays.
         try await bulk.deleteSearchableItems(withDomainIdentifiers: ["even"])
         #expect(try await bulk.ids(.all) == (try await small.ids(.domain("odd"))))
+        #expect(try await bulk.domainIdentifiers() == ["odd"])
     }
 
     @Test func processKilledMidBulkLoadLeavesIndexAsBefore() async throws {

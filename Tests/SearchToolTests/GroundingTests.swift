@@ -78,6 +78,51 @@ import Testing
         #expect(time.reply.adjustments.isEmpty)
     }
 
+    /// SmolLM2 searches the word that names what every item is ("trails" among trail notes): as
+    /// a word it keeps only the items whose text happens to say it. It is read as the items'
+    /// kind (their domain), and the question's condition selects them.
+    @Test func aTermNamingTheItemsKindIsLeftOut() async throws {
+        let question = "Which trails in California have I hiked?"
+        let california = Set(TrailCorpus.trails.filter { $0.state == "California" }.map(\.id))
+        #expect(TrailCorpus.trails.contains { $0.name.contains("Trail") } && TrailCorpus.trails.allSatisfy { !$0.notes.contains("trail") })
+        let (text, reply) = try await run(["terms": ["trails"]], question: question)
+        #expect(Set(reply.content.items.map(\.uniqueIdentifier)) == california)
+        #expect(reply.adjustments.map(\.kind) == [.added, .readAsKind])
+        #expect(reply.adjustments.last?.condition == "the term \"trails\"")
+        for adjustment in reply.adjustments { #expect(text.contains(adjustment.description)) }
+
+        // without a question nothing says what the items are: the word is searched as written
+        let asWritten = try await run(["terms": ["trails"]], question: nil)
+        #expect(asWritten.reply.content.items.map(\.uniqueIdentifier) == ["trail-010"])
+    }
+
+    /// An app's reverse-DNS domain names the kind by its last part.
+    @Test func aDottedDomainNamesTheKindByItsLastPart() async throws {
+        var set = SearchableItemAttributeSet(contentType: "public.text")
+        set.title = "Permit day"
+        set.textContent = "Notes on the Half Dome cables permit lottery."
+        let note = SearchableItem(uniqueIdentifier: "note-1", domainIdentifier: "com.example.notes", attributeSet: set)
+        let (index, _) = try await TrailCorpus.index(extra: [note])
+        let tool = SearchTool(configuration: .init(sources: [TrailCorpus.source(index)], guide: .complete))
+        _ = await tool.parameters(for: Prompt("Which notes mention the cables permit?"))
+        _ = try await tool.call(arguments: try #require(JSONValue.query(["terms": ["notes", "permit"]])))
+        let reply = try #require(await TrailCorpus.replies(of: tool, count: 1).last)
+        #expect(reply.content.items.map(\.uniqueIdentifier) == ["note-1"])
+        #expect(reply.adjustments.map(\.kind) == [.readAsKind])
+        #expect(reply.adjustments.first?.condition == "the term \"notes\"")
+    }
+
+    /// When the kind is all the query says, the question's other words are searched in its place.
+    @Test func termsThatOnlyNameTheItemsKindAreReplacedByTheQuestionsWords() async throws {
+        let (_, reply) = try await run(["terms": ["trails", "trails"]], question: "Which trails did I hike up to a glacier?")
+        let glacier = TrailCorpus.trails.filter { $0.keywords.contains("glacier") }.map(\.id)
+        #expect(!glacier.isEmpty && Set(reply.content.items.map(\.uniqueIdentifier)) == Set(glacier), "\(reply.content.items.map(\.uniqueIdentifier))")
+        #expect(reply.adjustments.map(\.kind) == [.replaced])
+        #expect(reply.adjustments.first?.condition == "terms \"trails\"")
+        #expect(reply.adjustments.first?.reason.contains("\"glacier\"") == true)
+        #expect(reply.adjustments.first?.reason.contains("\"trail\"") == false)
+    }
+
     @Test func filterOnAValueTheQuestionDoesNotNameIsRelaxedWhenNothingMatches() async throws {
         let query: JSONObject = ["terms": ["waterfall"], "filters": [["attribute": "stateOrProvince", "op": "is", "value": "Washington"]]]
         let (_, reply) = try await run(query, question: "Which trails have waterfall views?")

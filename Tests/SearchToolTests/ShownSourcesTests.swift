@@ -27,6 +27,31 @@ import Testing
         }
     }
 
+    /// For "how many", the search's own count of its matches, naming them, is quotable: the
+    /// answer and the names, whatever query the model wrote.
+    @Test func aSearchForHowManyAttachesItsCountOfTheMatchesWithTheirNames() async throws {
+        let (index, _) = try await TrailCorpus.index()
+        let tool = SearchTool(configuration: .init(sources: [TrailCorpus.source(index)]))
+        _ = await tool.parameters(for: Prompt("How many trails did I hike in Utah?"))
+        let result = try await tool.result(for: try #require(JSONValue.query(["terms": ["trails"]])))
+        let counts = result.sources.filter { $0.kind == .result }
+        let count = try #require(counts.first?.text)
+        let utah = TrailCorpus.trails.filter { $0.state == "Utah" }
+        #expect(counts.count == 1 && result.text.contains(count))
+        let prefix = "\(utah.count) items matched: "
+        #expect(count.hasPrefix(prefix), "\(count)")
+        #expect(Set(count.dropFirst(prefix.count).components(separatedBy: ", ")) == Set(utah.map(\.name)))
+        #expect(Set(result.sources.filter { $0.kind == .item }.map(\.id)) == Set(utah.map(\.id)))
+
+        // a question that asks no count, or a count per group, gets no count to quote
+        for question in ["Which trails did I hike in Utah?", "How many trails did I hike in each state of Utah?",
+                         "How many hours did my Utah trails take?", "Which trail in Utah did I like most, and how many are there?"] {
+            _ = await tool.parameters(for: Prompt(question))
+            let listed = try await tool.result(for: try #require(JSONValue.query(["terms": ["trails"]])))
+            #expect(listed.sources.allSatisfy { $0.kind == .item } && listed.sources.count == utah.count, "\(question)")
+        }
+    }
+
     @Test func anAggregateAttachesItsOwnResultAndAFetchAttachesWhatTheModelRead() async throws {
         let (index, _) = try await TrailCorpus.index()
         let tool = SearchTool(configuration: .init(sources: [TrailCorpus.source(index)], guide: .complete))

@@ -465,6 +465,17 @@ struct QueryExecutor {
         return .groups(groups, isComplete: true)
     }
 
+    /// The distinct domains of the items, in order, at most `limit`: one seek in the domain
+    /// index each, so the cost stays the same however many items share a domain.
+    func domainIdentifiers(limit: Int) throws(SearchIndexError) -> [String] {
+        var domains: [String] = []
+        while domains.count < limit,
+              let next = try database.query("SELECT min(domain) FROM items WHERE domain > \(domains.last ?? "")", { $0.text(0) }).first ?? nil {
+            domains.append(next)
+        }
+        return domains
+    }
+
     /// Which attributes items have, with counts (one pass over `items`, one over custom values).
     func attributeCatalogue() throws(SearchIndexError) -> [AttributeSummary] {
         let counts = IndexSchema.columns.map { "count(\"\($0.attribute.rawValue)\")" }.joined(separator: ", ")

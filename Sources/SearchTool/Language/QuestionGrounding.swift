@@ -25,6 +25,18 @@ struct QuestionGrounding: Sendable, Hashable {
         var yearAttribute: SearchableItemAttribute?
         /// The index holds `rating` numbers, and these are its values.
         var ratings: [Double] = []
+        /// The words that name what kind of thing the items are: their domains' names
+        /// (`trails`, the last part of `com.example.notes`), singular and plural.
+        var kindWords: Set<String> = []
+
+        /// Adds the words of a domain's name (its last dotted part) to `kindWords`.
+        mutating func addKind(ofDomain domain: String) {
+            let name = domain.split(separator: ".").last.map(String.init) ?? domain
+            for word in QuestionGrounding.tokens(name) where word.count > 2 && Double(word) == nil {
+                let singular = word.hasSuffix("s") && !word.hasSuffix("ss") ? String(word.dropLast()) : word
+                kindWords.formUnion([singular, singular + "s"])
+            }
+        }
     }
 
     /// A condition the question states, as a filter the pipeline adds when the query lacks it.
@@ -46,14 +58,21 @@ struct QuestionGrounding: Sendable, Hashable {
     var namesTime = false
     /// The question asks how many, how much, per what, or for a superlative or an average.
     var asksAggregate = false
+    /// The question asks how many items ("how many", "the number of", "count"), not per group
+    /// ("in each state"), not a quantity ("how many hours"), and asks nothing else: a count of
+    /// the matches answers it.
+    var asksCount = false
     /// False for `.none`: with no question there is no ground to judge a query by, so
     /// nothing is added and nothing given up.
     private(set) var knowsQuestion = false
     /// The question's words, lower-cased, in order (for numbers and names a query uses).
     private var words: [String] = []
-    /// The question's words a search may use (`QuestionVocabulary.words`): what a search
-    /// whose own terms no item holds falls back on.
+    /// The question's words a search may use (`QuestionVocabulary.words`, without the words
+    /// that name the items' kind): what a search whose own terms no item holds falls back on.
     private(set) var searchWords: [String] = []
+    /// The words that name what kind of thing every item is (`IndexFacts.kindWords`): as a
+    /// search term one says nothing of the item wanted ("trails" among trail notes).
+    private(set) var kindWords: Set<String> = []
 
     /// No question known: a query runs as written.
     static let none = QuestionGrounding()
@@ -63,7 +82,8 @@ struct QuestionGrounding: Sendable, Hashable {
     init(question: String, facts: IndexFacts) {
         knowsQuestion = true
         words = Self.tokens(question)
-        searchWords = QuestionVocabulary.words(in: question)
+        kindWords = facts.kindWords
+        searchWords = QuestionVocabulary.words(in: question).filter { !facts.kindWords.contains($0) }
         let text = " " + words.joined(separator: " ") + " "
         for (attribute, values) in facts.values.sorted(by: { $0.key.rawValue < $1.key.rawValue }) {
             let named = values.filter { value in
@@ -79,8 +99,10 @@ struct QuestionGrounding: Sendable, Hashable {
         if let attribute = facts.yearAttribute, years.count == 1, let year = years.first { conditions.append(.year(attribute, year)) }
         namesTime = !years.isEmpty || words.contains(where: Self.timeWords.contains)
             || question.range(of: #"\d{4}-\d{2}-\d{2}"#, options: .regularExpression) != nil
-        asksAggregate = words.contains(where: Self.aggregateWords.contains)
-            || text.contains(" how many ") || text.contains(" how much ") || text.contains(" number of ")
+        let asksQuantity = Self.units.contains { text.contains(" how many \($0) ") }
+        asksCount = (text.contains(" how many ") || text.contains(" number of ") || words.contains("count"))
+            && !words.contains("each") && !words.contains("per") && !asksQuantity && !Self.isCompound(question)
+        asksAggregate = asksCount || text.contains(" how much ") || words.contains(where: Self.aggregateWords.contains)
         // "Which trails have waterfalls, and how many are in Utah?" names Utah for one of its
         // searches only, and which search serves which part is the model's choice: a value it
         // names still grounds the model's filters, but is added to none.
@@ -161,6 +183,11 @@ struct QuestionGrounding: Sendable, Hashable {
     }
 
     static let ratingWords: Set<String> = ["rated", "rating", "ratings", "star", "stars", "scored"]
+    /// Units a "how many" may ask a quantity in, not a count of items.
+    static let units: Set<String> = [
+        "seconds", "minutes", "hours", "days", "weeks", "months", "years", "miles", "kilometers", "kilometres", "km", "meters",
+        "metres", "feet", "steps", "calories", "liters", "litres", "pages", "words", "bytes",
+    ]
     static let selfWords: Set<String> = ["me", "i", "my", "myself"]
     /// Words that name a time. "May", "spring" and "fall" are left out: as a verb, a water
     /// source and a waterfall they say no time more often than they do.

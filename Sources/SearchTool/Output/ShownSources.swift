@@ -38,6 +38,15 @@ enum ShownSources {
         }
     }
 
+    /// A search's count of its matches (`4 items matched: …`, written for a question that asks
+    /// how many) as the tool's own result, when the output says it: it is then the answer
+    /// whatever query found the items, and a quoting model can say the number
+    /// (`QuestionEvidenceRanker` puts it first).
+    static func matchCount(_ clause: String?, in text: String) -> [CitableSource] {
+        guard let clause, text.contains(clause) else { return [] }
+        return [CitableSource(id: "result", text: clause, kind: .result)]
+    }
+
     /// A fetched item, or one place of it: the whole text the model read.
     static func fetched(_ item: SearchableItem, text: String, location: String? = nil) -> [CitableSource] {
         [CitableSource(id: item.uniqueIdentifier, text: text, location: location)]

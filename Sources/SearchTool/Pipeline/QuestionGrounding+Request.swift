@@ -11,9 +11,10 @@ extension QuestionGrounding {
         var adjustments: [QueryAdjustment]
     }
 
-    /// The model's request with every condition the question states and the query lacks, and
+    /// The model's request with every condition the question states and the query lacks,
     /// without the terms that are those conditions' values (a state searched as a word finds
-    /// the notes that mention it, not the items in it).
+    /// the notes that mention it, not the items in it), and without the terms that name the
+    /// items' kind (`withoutKindTerms`).
     func narrowed(_ request: SearchRequest) -> Adjusted {
         var request = request
         var adjustments: [QueryAdjustment] = []
@@ -35,7 +36,31 @@ extension QuestionGrounding {
                                                reason: "it is a value of \(attribute), not a word the items must contain"))
         }
         request.terms = terms
-        return Adjusted(request: request, adjustments: adjustments)
+        return withoutKindTerms(Adjusted(request: request, adjustments: adjustments))
+    }
+
+    /// The request without the terms that name what kind of thing every item is: "trails"
+    /// among trail notes is held by most of them whatever they say, so SmolLM2's search of
+    /// "trails" for "Which trails did I hike with Priya?" ranked ten notes by that word alone.
+    /// When no term, condition or date range is left, the question's other words are searched
+    /// in their place; when it has none ("How many trails are there?"), every item is.
+    private func withoutKindTerms(_ adjusted: Adjusted) -> Adjusted {
+        var adjusted = adjusted
+        let (kinds, others) = adjusted.request.terms.uniqued().partitioned { kindWords.contains($0.lowercased()) }
+        guard !kinds.isEmpty else { return adjusted }
+        let request = adjusted.request
+        let narrowsOtherwise = !others.isEmpty || !request.added.isEmpty || !request.filters.isEmpty || request.dates != nil
+        let words = searchWords.filter { !Self.timeWords.contains($0) }
+        if narrowsOtherwise || words.isEmpty {
+            adjusted.request.terms = others
+            adjusted.adjustments += kinds.map { QueryAdjustment(kind: .readAsKind, condition: "the term \"\($0)\"",
+                                                                reason: "it names what every item here is, not a word an item must contain") }
+        } else {
+            adjusted.request.terms = words
+            adjusted.adjustments.append(QueryAdjustment(kind: .replaced, condition: "terms \(Self.quoted(kinds))",
+                                                        reason: "they name what every item here is; searched the question's words \(Self.quoted(words))"))
+        }
+        return adjusted
     }
 
     /// What a request that found nothing gives up, each step on top of the previous one: a
@@ -72,9 +97,8 @@ extension QuestionGrounding {
         guard knowsQuestion, asksAggregate, !request.terms.isEmpty, !request.added.isEmpty || request.filters.contains(where: grounds) else { return nil }
         var relaxed = request
         relaxed.terms = []
-        let terms = request.terms.map { "\"\($0)\"" }.joined(separator: ", ")
         return droppingUngroundedStages(Adjusted(request: relaxed, adjustments: [QueryAdjustment(
-            kind: .relaxed, condition: "terms \(terms)", reason: "no item that meets the question's conditions holds them")]))
+            kind: .relaxed, condition: "terms \(Self.quoted(request.terms))", reason: "no item that meets the question's conditions holds them")]))
     }
 
     /// The request searching the question's own words in place of its terms, for when no item
@@ -91,11 +115,12 @@ extension QuestionGrounding {
         guard !fresh.isEmpty else { return nil }
         var replaced = request
         replaced.terms = fresh
-        let terms = request.terms.map { "\"\($0)\"" }.joined(separator: ", ")
-        let words = fresh.map { "\"\($0)\"" }.joined(separator: ", ")
         return Adjusted(request: replaced, adjustments: [QueryAdjustment(
-            kind: .replaced, condition: "terms \(terms)", reason: "no item holds them; searched the question's words \(words)")])
+            kind: .replaced, condition: "terms \(Self.quoted(request.terms))", reason: "no item holds them; searched the question's words \(Self.quoted(fresh))")])
     }
+
+    /// Words as the adjustments list them: `"water", "features"`.
+    private static func quoted(_ words: [String]) -> String { words.map { "\"\($0)\"" }.joined(separator: ", ") }
 
     /// A value's words, lower-cased, for comparing a term with it.
     private static func phrase(_ text: String) -> String { tokens(text).joined(separator: " ") }
