@@ -33,9 +33,10 @@ public struct SampleMetrics: Sendable, Hashable, Codable {
     /// Share of the expected identifiers the answer cites with a marker; nil when the sample
     /// expects no items.
     public var citedExpectedCoverage: Double?
-    /// Of the sources the answer cites (`citedIdentifiers`), how many are among the sample's
-    /// expected items, and how many were judged: all of them, or none when the sample expects
-    /// no items (nothing to judge a citation by).
+    /// Of the items the answer cites (`citedIdentifiers` that name an item, not a tool's own
+    /// result such as a count, which is no item to be relevant or not), how many are among the
+    /// sample's expected items, and how many were judged: all of them, or none when the sample
+    /// expects no items (nothing to judge a citation by).
     public var relevantCitations: Int
     public var judgedCitations: Int
     /// `relevantCitations / judgedCitations`: whether what the answer cites is what the question
@@ -96,8 +97,10 @@ public struct SampleMetrics: Sendable, Hashable, Codable {
         citationPrecision = check.precision
         citedIdentifiers = check.citedIdentifiers
         citedExpectedCoverage = Self.share(expected.filter(check.citedIdentifiers.contains).count, of: expected.count)
-        judgedCitations = expected.isEmpty ? 0 : check.citedIdentifiers.count
-        relevantCitations = expected.isEmpty ? 0 : check.citedIdentifiers.filter(expected.contains).count
+        let items = Set(observation.sources.filter { $0.kind == .item }.map(\.id))
+        let citedItems = check.citedIdentifiers.filter(items.contains)
+        judgedCitations = expected.isEmpty ? 0 : citedItems.count
+        relevantCitations = expected.isEmpty ? 0 : citedItems.filter(expected.contains).count
         citationRelevance = Self.share(relevantCitations, of: judgedCitations)
         quotes = check.quotes
         verbatimQuotes = check.verbatimQuotes

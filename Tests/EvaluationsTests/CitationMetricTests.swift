@@ -62,6 +62,19 @@ struct CitationMetricTests {
         #expect(uncited.metrics.citationRelevance == nil && uncited.metrics.judgedCitations == 0)
     }
 
+    /// A tool's own result (a count) is cited as the tool: shown, so precise, but no item, so
+    /// neither relevant nor irrelevant to the items the question is about.
+    @Test func aCitedCountIsNoItemToJudge() async throws {
+        let sample = Scripted.sample(["trail-001", "trail-014"])
+        let result = try await Scripted.run(sample, script: [
+            Scripted.search(#"{"terms": ["priya"]}"#), Scripted.search(#"{"terms": ["priya"], "stages": [{"stage": "count"}]}"#),
+            "Granite staircase beside Vernal Fall, soaked by spray at high water. [trail-001] 2 items match. [spotlight_search]",
+        ])
+        let m = result.metrics
+        #expect(m.citedIdentifiers == ["trail-001", "spotlight_search"] && m.citationPrecision == 1)
+        #expect(m.relevantCitations == 1 && m.judgedCitations == 1)
+    }
+
     @Test func aSampleThatExpectsNoItemsJudgesNoCitationAndTheAggregatePoolsTheRest() async throws {
         let results = try await Scripted.run([Scripted.sample([]), Scripted.sample(["trail-001"]), Scripted.sample(["trail-014"])], script: [
             Scripted.search(#"{"terms": ["priya"]}"#), "Granite staircase beside Vernal Fall, soaked by spray at high water. [trail-001]",
