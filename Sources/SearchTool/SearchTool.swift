@@ -166,10 +166,10 @@ final class SearchEngine: Sendable {
     /// The facts a question is grounded against, read once per tool from every source's index:
     /// the items' domains (what kind of thing they are), categorical attributes — string
     /// attributes with at most `fewValuesLimit` values that repeat (on average on two items or
-    /// more, so titles and places named once are not categories) —, the ratings, and the one
-    /// date attribute the guide offers that items hold.
-    /// Read from the index, not the guide: a focused guide offers no attribute filters, and the
-    /// question's "California" is still a state. An index that cannot answer grounds nothing.
+    /// more, so titles and places named once are not categories) —, the number attributes and
+    /// the ratings, and the one date attribute the guide offers that items hold. Read from the
+    /// index, not the guide: a focused guide offers no attribute filters, and the question's
+    /// "California" is still a state. An index that cannot answer grounds nothing.
     private func indexFacts() async -> QuestionGrounding.IndexFacts {
         if let cached = groundingFacts.withLock({ $0 }) { return cached }
         var facts = QuestionGrounding.IndexFacts()
@@ -187,13 +187,13 @@ final class SearchEngine: Sendable {
                     let values = distinct.values.compactMap { $0.value.stringValue }
                     facts.values[summary.attribute] = ((facts.values[summary.attribute] ?? []) + values).uniqued()
                     if summary.kind == .strings { facts.listAttributes.insert(summary.attribute) }
-                case .number where summary.attribute == .rating:
+                case .number:
+                    facts.numberAttributes = (facts.numberAttributes + [summary.attribute]).uniqued()
+                    guard summary.attribute == .rating else { continue }
                     let distinct = try? await source.index.distinctValues(of: .rating, limit: Self.fewValuesLimit)
                     facts.ratings = (facts.ratings + (distinct?.values.compactMap { $0.value.numberValue } ?? [])).uniqued()
                 case .date:
                     heldDates.insert(summary.attribute)
-                default:
-                    break
                 }
             }
         }
@@ -232,13 +232,14 @@ final class SearchEngine: Sendable {
                                 passages: outcome.passages)
         guard let final = outcome.final else {
             let count = grounding.asksCount && outcome.matched > 0 ? Self.matchCount(outcome.matched, naming: outcome.items) : nil
+            let statistic = outcome.askedStatistic.map { formatter.resultSentences(.statistic($0)) } ?? []
             let header = Self.header(matched: outcome.matched, shown: shown,
                                      nearInMeaningOnly: outcome.items.filter { outcome.nearInMeaningOnly.contains($0.uniqueIdentifier) }.count,
-                                     count: count)
+                                     count: count) + statistic.map { " " + $0 }.joined()
             let text = formatter.items(outcome.items, header: header, notes: outcome.notes, passages: outcome.passages)
             return ToolResult(text: text, structuredContent: replies,
                               sources: ShownSources.results(outcome.items, in: text, attributes: capabilities.fetchAttributes,
-                                                            passages: outcome.passages) + ShownSources.matchCount(count, in: text))
+                                                            passages: outcome.passages) + ShownSources.toolResult((count.map { [$0] } ?? []) + statistic, in: text))
         }
         let text = formatter.data(final, header: "\(Self.matchCount(outcome.matched)). \(request.stages.last?.name ?? "") result:",
                                   notes: outcome.notes, passages: outcome.passages)

@@ -32,7 +32,7 @@ import Testing
     @Test func aSearchForHowManyAttachesItsCountOfTheMatchesWithTheirNames() async throws {
         let (index, _) = try await TrailCorpus.index()
         let tool = SearchTool(configuration: .init(sources: [TrailCorpus.source(index)]))
-        _ = await tool.parameters(for: Prompt("How many trails did I hike in Utah?"))
+        _ = await tool.parameters(for: Prompt("How many of my trails are in Utah?"))
         let result = try await tool.result(for: try #require(JSONValue.query(["terms": ["trails"]])))
         let counts = result.sources.filter { $0.kind == .result }
         let count = try #require(counts.first?.text)
@@ -45,11 +45,42 @@ import Testing
 
         // a question that asks no count, or a count per group, gets no count to quote
         for question in ["Which trails did I hike in Utah?", "How many trails did I hike in each state of Utah?",
-                         "How many hours did my Utah trails take?", "Which trail in Utah did I like most, and how many are there?"] {
+                         "How many hours did my Utah trails take?", "How many waterfalls did I see in Utah?",
+                         "Which trail in Utah did I like most, and how many are there?"] {
             _ = await tool.parameters(for: Prompt(question))
             let listed = try await tool.result(for: try #require(JSONValue.query(["terms": ["trails"]])))
             #expect(listed.sources.allSatisfy { $0.kind == .item } && listed.sources.count == utah.count, "\(question)")
         }
+    }
+
+    /// "The average distance of my Utah trails": the average of the attribute the question
+    /// names, over the items its conditions select, is quotable beside the rows, whatever the
+    /// model's query; a question that names no attribute, or a query with its own statistic,
+    /// gets none added.
+    @Test func aSearchForAnAverageOrATotalAttachesItOverTheQuestionsConditions() async throws {
+        let (index, _) = try await TrailCorpus.index()
+        let tool = SearchTool(configuration: .init(sources: [TrailCorpus.source(index)]))
+        for (question, state, total) in [("What is the average distance of my Utah trails?", "Utah", false),
+                                         ("What is the total distance of the Washington trails?", "Washington", true)] {
+            _ = await tool.parameters(for: Prompt(question))
+            let result = try await tool.result(for: try #require(JSONValue.query(["terms": ["distance", "trails"]])))
+            let miles = TrailCorpus.trails.filter { $0.state == state }.map(\.miles)
+            let expected = total ? miles.reduce(0, +) : miles.reduce(0, +) / Double(miles.count)
+            let sentence = try #require(result.sources.first { $0.kind == .result }?.text, "\(question): \(result.text)")
+            #expect(sentence.hasPrefix(total ? "sum distance: " : "avg distance: ") && result.text.contains(sentence))
+            let value = try #require(Double(sentence.dropFirst("avg distance: ".count).prefix { $0 != " " }))
+            #expect(abs(value - expected) < 0.01, "\(sentence) against \(expected)")
+            let names = TrailCorpus.trails.filter { $0.state == state }.map(\.name)
+            #expect(sentence.contains("from \(miles.count) values: ") && names.allSatisfy(sentence.contains), "\(sentence)")
+        }
+
+        _ = await tool.parameters(for: Prompt("What is the average of my Utah trails?"))
+        let unnamed = try await tool.result(for: try #require(JSONValue.query(["terms": ["trails"]])))
+        #expect(unnamed.sources.allSatisfy { $0.kind == .item })
+        _ = await tool.parameters(for: Prompt("What is the average distance of my Utah trails?"))
+        let own = try await tool.result(for: try #require(JSONValue.query(["stages": [["stage": "statistic", "function": "max", "attribute": "rating"]]])))
+        #expect(own.sources.count == 1 && own.sources.first?.kind == .result, "\(own.text)")
+        #expect(own.sources.first?.text.hasPrefix("max rating") == true, "\(own.text)")
     }
 
     @Test func anAggregateAttachesItsOwnResultAndAFetchAttachesWhatTheModelRead() async throws {

@@ -25,6 +25,9 @@ struct QuestionGrounding: Sendable, Hashable {
         var yearAttribute: SearchableItemAttribute?
         /// The index holds `rating` numbers, and these are its values.
         var ratings: [Double] = []
+        /// The number attributes items hold (custom ones included), which a question may ask
+        /// an average or a total of.
+        var numberAttributes: [SearchableItemAttribute] = []
         /// The words that name what kind of thing the items are: their domains' names
         /// (`trails`, the last part of `com.example.notes`), singular and plural.
         var kindWords: Set<String> = []
@@ -58,9 +61,13 @@ struct QuestionGrounding: Sendable, Hashable {
     var namesTime = false
     /// The question asks how many, how much, per what, or for a superlative or an average.
     var asksAggregate = false
-    /// The question asks how many items ("how many", "the number of", "count"), not per group
-    /// ("in each state"), not a quantity ("how many hours"), and asks nothing else: a count of
-    /// the matches answers it.
+    /// An average or a total the question asks of one number attribute it names by a word of
+    /// the attribute's name ("the average distance" of `distanceKilometers`, "kilometers in
+    /// total"); nil when it names none, several, or asks several things.
+    var statistic: AskedStatistic?
+    /// The question asks how many items ("how many trails", "the number of my files": the
+    /// items' kind after it), not per group ("in each state"), and asks nothing else: a count of
+    /// the matches answers it. "How many check steps" asks a number inside an item.
     var asksCount = false
     /// False for `.none`: with no question there is no ground to judge a query by, so
     /// nothing is added and nothing given up.
@@ -99,14 +106,58 @@ struct QuestionGrounding: Sendable, Hashable {
         if let attribute = facts.yearAttribute, years.count == 1, let year = years.first { conditions.append(.year(attribute, year)) }
         namesTime = !years.isEmpty || words.contains(where: Self.timeWords.contains)
             || question.range(of: #"\d{4}-\d{2}-\d{2}"#, options: .regularExpression) != nil
-        let asksQuantity = Self.units.contains { text.contains(" how many \($0) ") }
-        asksCount = (text.contains(" how many ") || text.contains(" number of ") || words.contains("count"))
-            && !words.contains("each") && !words.contains("per") && !asksQuantity && !Self.isCompound(question)
-        asksAggregate = asksCount || text.contains(" how much ") || words.contains(where: Self.aggregateWords.contains)
+        asksAggregate = words.contains(where: Self.aggregateWords.contains)
+            || text.contains(" how many ") || text.contains(" how much ") || text.contains(" number of ")
+        asksCount = countsItems(ofKinds: facts.kindWords) && !words.contains("each") && !words.contains("per") && !Self.isCompound(question)
+        statistic = askedStatistic(of: facts.numberAttributes)
         // "Which trails have waterfalls, and how many are in Utah?" names Utah for one of its
         // searches only, and which search serves which part is the model's choice: a value it
         // names still grounds the model's filters, but is added to none.
-        if Self.isCompound(question) { conditions = [] }
+        if Self.isCompound(question) { conditions = []; statistic = nil }
+    }
+
+    /// Whether "how many" or "number of" is followed by a word of `kinds`, past the words
+    /// that only point ("how many of my trails").
+    private func countsItems(ofKinds kinds: Set<String>) -> Bool {
+        let pointing: Set<String> = ["of", "my", "the", "our", "your", "these", "those", "all", "different"]
+        for (position, word) in words.enumerated() where position > 0 {
+            let opens = (word == "many" && words[position - 1] == "how") || (word == "of" && words[position - 1] == "number")
+            guard opens, let noun = words[(position + 1)...].first(where: { !pointing.contains($0) }) else { continue }
+            if kinds.contains(noun) { return true }
+        }
+        return false
+    }
+
+    /// An average or a total of one number attribute.
+    struct AskedStatistic: Sendable, Hashable {
+        var function: StatisticFunction
+        var attribute: SearchableItemAttribute
+    }
+
+    /// The statistic the question's words ask, when one function word and the name of exactly
+    /// one of `attributes` appear: a word of four letters or more of the attribute's name split
+    /// at its capitals (`distanceKilometers`: "distance", "kilometers"), or that word with an s.
+    private func askedStatistic(of attributes: [SearchableItemAttribute]) -> AskedStatistic? {
+        let functions = Set(words.compactMap { Self.statisticWords[$0] })
+        guard functions.count == 1, let function = functions.first else { return nil }
+        let said = Set(words)
+        let named = attributes.filter { attribute in
+            Self.nameWords(attribute.rawValue).contains { said.contains($0) || said.contains($0 + "s") }
+        }
+        guard named.count == 1, let attribute = named.first else { return nil }
+        return AskedStatistic(function: function, attribute: attribute)
+    }
+
+    /// A camel-case name's words of four letters or more, lower-cased.
+    private static func nameWords(_ name: String) -> [String] {
+        var words: [String] = []
+        var current = ""
+        for character in name {
+            if character.isUppercase, !current.isEmpty { words.append(current); current = "" }
+            current.append(character)
+        }
+        words.append(current)
+        return words.map { $0.lowercased() }.filter { $0.count >= 4 && $0.allSatisfy(\.isLetter) }
     }
 
     /// Whether the question asks several things: clauses joined after a comma or semicolon
@@ -132,10 +183,7 @@ struct QuestionGrounding: Sendable, Hashable {
     /// A model's stage is grounded unless it reduces the items to numbers (count, groupBy,
     /// statistic) for a question that asks for no number. An app's stage is always its own.
     func grounds(_ stage: SearchRequest.Stage) -> Bool {
-        switch stage {
-        case .count, .groupBy, .statistic: asksAggregate
-        case .table, .score, .custom: true
-        }
+        !stage.reducesToNumbers || asksAggregate
     }
 
     /// Whether the question's words hold this text's words in a row.
@@ -183,10 +231,9 @@ struct QuestionGrounding: Sendable, Hashable {
     }
 
     static let ratingWords: Set<String> = ["rated", "rating", "ratings", "star", "stars", "scored"]
-    /// Units a "how many" may ask a quantity in, not a count of items.
-    static let units: Set<String> = [
-        "seconds", "minutes", "hours", "days", "weeks", "months", "years", "miles", "kilometers", "kilometres", "km", "meters",
-        "metres", "feet", "steps", "calories", "liters", "litres", "pages", "words", "bytes",
+    /// The words that ask an average or a total.
+    static let statisticWords: [String: StatisticFunction] = [
+        "average": .average, "mean": .average, "avg": .average, "total": .sum, "sum": .sum, "altogether": .sum, "combined": .sum,
     ]
     static let selfWords: Set<String> = ["me", "i", "my", "myself"]
     /// Words that name a time. "May", "spring" and "fall" are left out: as a verb, a water

@@ -53,6 +53,14 @@ struct SearchRequest: Sendable {
         case score(Score)
         case custom(Custom)
 
+        /// Whether the stage reduces the items to numbers (a count, groups, a statistic).
+        var reducesToNumbers: Bool {
+            switch self {
+            case .count, .groupBy, .statistic: true
+            case .table, .score, .custom: false
+            }
+        }
+
         /// A count per value of an attribute, or per date component of a date attribute.
         struct GroupBy: Sendable {
             var attribute: SearchableItemAttribute

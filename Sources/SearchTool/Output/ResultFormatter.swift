@@ -106,7 +106,8 @@ struct ResultFormatter: Sendable {
             return ["\(Self.items(count.value)) \(count.value == 1 ? "matches" : "match")."]
         case .statistic(let statistic):
             let value = statistic.value.map(number) ?? "no value (no item has one)"
-            return ["\(statistic.name): \(value) (from \(statistic.sampleCount) values)."]
+            let titles = statistic.itemTitles.isEmpty ? "" : ": " + statistic.itemTitles.map(TextFraming.singleLine).joined(separator: ", ")
+            return ["\(statistic.name): \(value) (from \(statistic.sampleCount) values\(titles))."]
         case .items, .scoredItems, .table, .text:
             return []
         }

@@ -31,20 +31,18 @@ enum ShownSources {
                         passages: [String: PassageMatch] = [:], formatter: ResultFormatter) -> [CitableSource] {
         switch data {
         case .items, .scoredItems: return results(data.items, in: text, attributes: attributes, passages: passages)
-        case .groupedItems, .count, .statistic:
-            let shown = formatter.resultSentences(data).filter(text.contains)
-            return shown.isEmpty ? [] : [CitableSource(id: "result", text: shown.joined(separator: "\n"), kind: .result)]
+        case .groupedItems, .count, .statistic: return toolResult(formatter.resultSentences(data), in: text)
         case .table, .text: return []
         }
     }
 
-    /// A search's count of its matches (`4 items matched: …`, written for a question that asks
-    /// how many) as the tool's own result, when the output says it: it is then the answer
-    /// whatever query found the items, and a quoting model can say the number
-    /// (`QuestionEvidenceRanker` puts it first).
-    static func matchCount(_ clause: String?, in text: String) -> [CitableSource] {
-        guard let clause, text.contains(clause) else { return [] }
-        return [CitableSource(id: "result", text: clause, kind: .result)]
+    /// Sentences the tool computed (a count, groups, a statistic; for a search, what the
+    /// question asks of its matches: `4 items matched: …`, `avg distanceKilometers: 6.75 …`) as
+    /// its own result, those the output says: they are then the answer whatever query found the
+    /// items, and a quoting model can say the number (`QuestionEvidenceRanker` puts it first).
+    static func toolResult(_ sentences: [String], in text: String) -> [CitableSource] {
+        let shown = sentences.filter(text.contains)
+        return shown.isEmpty ? [] : [CitableSource(id: "result", text: shown.joined(separator: "\n"), kind: .result)]
     }
 
     /// A fetched item, or one place of it: the whole text the model read.

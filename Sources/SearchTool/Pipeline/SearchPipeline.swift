@@ -40,6 +40,9 @@ struct SearchPipeline: Sendable {
         var notes: [String]
         /// What the tool added to the model's query or gave up from it, in order.
         var adjustments: [QueryAdjustment]
+        /// The average or total the question asks (`QuestionGrounding.statistic`) when the
+        /// query computes none itself.
+        var askedStatistic: SearchStatistic?
     }
 
     /// The search's top results, and how many items matched in all the sources.
@@ -129,8 +132,29 @@ struct SearchPipeline: Sendable {
             final = data
             if case .data(let produced) = value, !produced.items.isEmpty { items = produced.items }
         }
+        let asked = found.matched > 0 ? try await askedStatistic(searched: predicates) : nil
         return Outcome(matched: found.matched, items: items, passages: found.passages, nearInMeaningOnly: found.nearInMeaningOnly,
-                       final: final, notes: notes, adjustments: adjustments)
+                       final: final, notes: notes, adjustments: adjustments, askedStatistic: asked)
+    }
+
+    /// The statistic the question asks, when the query has no stage that reduces the items to
+    /// numbers: over the items the question's conditions select (the terms of "the average
+    /// distance of my California hikes" are the statistic's words, not the items'), or over
+    /// the search's matches (`searched`) when the question states no condition. Computed from
+    /// a few items, it names them, as the count for "how many" does.
+    private func askedStatistic(searched: [QueryPredicate]) async throws -> SearchStatistic? {
+        guard let asked = grounding.statistic, !request.stages.contains(where: \.reducesToNumbers) else { return nil }
+        var scope = self
+        var predicates = searched
+        if !request.added.isEmpty || !request.filters.isEmpty || request.dates != nil {
+            scope.request.terms = []
+            predicates = try sources.map { try scope.predicate(for: $0, anyTerm: false) }
+        }
+        var result = try await scope.statistic(asked.function, asked.attribute, predicates)
+        guard (1...Self.defaultLimit).contains(result.sampleCount) else { return result }
+        let titles = try await scope.search(predicates).items.compactMap(\.attributeSet.title)
+        if titles.count == result.sampleCount { result.itemTitles = titles }
+        return result
     }
 
     /// The request's search with all of its terms; when no item has all, with any of them,

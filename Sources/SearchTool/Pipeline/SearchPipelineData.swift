@@ -99,11 +99,15 @@ public struct SearchStatistic: Sendable, Hashable {
     /// How many values it was computed from.
     public var sampleCount: Int
     public var header: String?
-    public init(name: String, value: Double?, sampleCount: Int, header: String? = nil) {
+    /// The titles of the items the value was computed from, when the tool names them (a
+    /// statistic the question asks, of a few items); empty otherwise.
+    public var itemTitles: [String]
+    public init(name: String, value: Double?, sampleCount: Int, header: String? = nil, itemTitles: [String] = []) {
         self.name = name
         self.value = value
         self.sampleCount = sampleCount
         self.header = header
+        self.itemTitles = itemTitles
     }
 }
 
