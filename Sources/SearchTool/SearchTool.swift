@@ -261,9 +261,6 @@ final class SearchEngine: Sendable {
         return total
     }
 
-    /// The first line of a search's items: how many items hold the words and how many are
-    /// shown, saying which were found by meaning alone (they do not hold the words, and the
-    /// count does not include them).
     /// How many items matched, as the headers say it (`4 items matched`).
     static func matchCount(_ matched: Int) -> String { matched == 1 ? "1 item matched" : "\(matched) items matched" }
 
@@ -276,8 +273,10 @@ final class SearchEngine: Sendable {
         return matchCount(matched) + ": " + titles.joined(separator: ", ")
     }
 
-    /// The first line of a search's output; `count`, when the question asks how many, says
-    /// the matches in place of the bare number.
+    /// The first line of a search's items: how many items hold the words and how many are
+    /// shown, saying which were found by meaning alone (they do not hold the words, and the
+    /// count does not include them); `count`, when the question asks how many, says the
+    /// matches in place of the bare number.
     static func header(matched: Int, shown: Int, nearInMeaningOnly: Int, count: String? = nil) -> String {
         if matched == 0 && nearInMeaningOnly == 0 { return "No items matched. Try other words or fewer conditions." }
         if matched == 0 { return "No item holds these words; the \(shown) shown are the nearest in meaning." }

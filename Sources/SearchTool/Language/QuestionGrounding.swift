@@ -36,7 +36,7 @@ struct QuestionGrounding: Sendable, Hashable {
         mutating func addKind(ofDomain domain: String) {
             let name = domain.split(separator: ".").last.map(String.init) ?? domain
             for word in QuestionGrounding.tokens(name) where word.count > 2 && Double(word) == nil {
-                let singular = word.hasSuffix("s") && !word.hasSuffix("ss") ? String(word.dropLast()) : word
+                let singular = QuestionVocabulary.singular(of: word) ?? word
                 kindWords.formUnion([singular, singular + "s"])
             }
         }

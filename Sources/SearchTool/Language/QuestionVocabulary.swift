@@ -18,11 +18,15 @@ enum QuestionVocabulary {
         for token in question.lowercased().split(whereSeparator: { !($0.isLetter || $0.isNumber) }) {
             let word = String(token)
             guard word.count >= 2, word.count <= QueryLanguage.maximumTermLength, !stopWords.contains(word) else { continue }
-            var forms = [word]
-            if word.count > 3, word.hasSuffix("s"), !word.hasSuffix("ss") { forms.append(String(word.dropLast())) }
-            for form in forms where seen.insert(form).inserted { result.append(form) }
+            for form in [word] + [singular(of: word)].compactMap({ $0 }) where seen.insert(form).inserted { result.append(form) }
         }
         return Array(result.prefix(limit))
+    }
+
+    /// The singular beside a plural of more than three letters (`trails` → `trail`, not
+    /// `glass` → `glas`); nil for a word that is not one.
+    static func singular(of word: String) -> String? {
+        word.count > 3 && word.hasSuffix("s") && !word.hasSuffix("ss") ? String(word.dropLast()) : nil
     }
 
     /// The words that name the kind of thing a question asks for, not what it says of it: the
@@ -38,7 +42,7 @@ enum QuestionVocabulary {
             let word = tokens[position + 1]
             guard !stopWords.contains(word) else { continue }
             result.insert(word)
-            if word.count > 3, word.hasSuffix("s"), !word.hasSuffix("ss") { result.insert(String(word.dropLast())) }
+            if let singular = singular(of: word) { result.insert(singular) }
         }
         return result
     }

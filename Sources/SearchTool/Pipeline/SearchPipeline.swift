@@ -132,7 +132,7 @@ struct SearchPipeline: Sendable {
             final = data
             if case .data(let produced) = value, !produced.items.isEmpty { items = produced.items }
         }
-        let asked = found.matched > 0 ? try await askedStatistic(searched: predicates) : nil
+        let asked = found.matched > 0 ? try await askedStatistic(searched: predicates, found: found.items) : nil
         return Outcome(matched: found.matched, items: items, passages: found.passages, nearInMeaningOnly: found.nearInMeaningOnly,
                        final: final, notes: notes, adjustments: adjustments, askedStatistic: asked)
     }
@@ -140,19 +140,21 @@ struct SearchPipeline: Sendable {
     /// The statistic the question asks, when the query has no stage that reduces the items to
     /// numbers: over the items the question's conditions select (the terms of "the average
     /// distance of my California hikes" are the statistic's words, not the items'), or over
-    /// the search's matches (`searched`) when the question states no condition. Computed from
-    /// a few items, it names them, as the count for "how many" does.
-    private func askedStatistic(searched: [QueryPredicate]) async throws -> SearchStatistic? {
+    /// the search's matches (`searched`, which found `found`) when the question states no
+    /// condition. Computed from a few items, it names them, as the count for "how many" does.
+    private func askedStatistic(searched: [QueryPredicate], found: [SearchableItem]) async throws -> SearchStatistic? {
         guard let asked = grounding.statistic, !request.stages.contains(where: \.reducesToNumbers) else { return nil }
         var scope = self
         var predicates = searched
-        if !request.added.isEmpty || !request.filters.isEmpty || request.dates != nil {
+        let byConditions = !request.added.isEmpty || !request.filters.isEmpty || request.dates != nil
+        if byConditions {
             scope.request.terms = []
             predicates = try sources.map { try scope.predicate(for: $0, anyTerm: false) }
         }
         var result = try await scope.statistic(asked.function, asked.attribute, predicates)
         guard (1...Self.defaultLimit).contains(result.sampleCount) else { return result }
-        let titles = try await scope.search(predicates).items.compactMap(\.attributeSet.title)
+        let items = byConditions ? try await scope.search(predicates).items : found
+        let titles = items.compactMap(\.attributeSet.title)
         if titles.count == result.sampleCount { result.itemTitles = titles }
         return result
     }
