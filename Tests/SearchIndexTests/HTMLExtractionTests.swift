@@ -101,6 +101,14 @@ import Testing
         #expect(text.contains("strongest limbs.\n\n## Choosing scion wood\n\nScion wood is cut"))
     }
 
+    @Test func aBlockOfWhitespaceAloneWritesNothing() async throws {
+        // An em space or an ideographic space is whitespace, though the writer keeps it as text
+        // inside a line: a heading, paragraph, list item or <pre> of them alone is no block.
+        let page = HTMLTextExtractor.extract(Data(
+            "<h2>\u{2005}</h2><p>\u{3000} \u{2003}</p><ul><li>\u{2005}</li></ul><p>The pier</p><pre>\u{2005}\n\u{3000}</pre><h3>\u{3000}</h3>".utf8))
+        #expect(page.text == "The pier")
+    }
+
     @Test func everyEntityIsDecoded() async throws {
         let page = try await Self.indexed(HTMLFixture.named("entities.html"))
         for raw in ["&rsquo;", "&#8217;", "&#8212;", "&#x2014;", "&#x2019;", "&eacute;", "&egrave;", "&amp;", "&frac12;", "&deg;", "&lt;", "&nbsp;", "\u{A0}"] {

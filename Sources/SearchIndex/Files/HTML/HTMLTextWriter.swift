@@ -244,7 +244,10 @@ struct HTMLTextWriter {
     private mutating func flush() {
         trimTrailingSpaces()
         pendingSpace = false
-        guard !line.isEmpty else { return }
+        guard !isBlank(line) else {
+            line = []
+            return
+        }
         var text: [UInt8]
         if let level = headings.last?.level {
             text = [UInt8](repeating: UInt8(ascii: "#"), count: level) + [space]
@@ -259,6 +262,13 @@ struct HTMLTextWriter {
         text += line
         line = []
         blocks.append((text, lists.first?.index ?? -1))
+    }
+
+    /// Whether `bytes` hold no text: nothing, or whitespace other than ASCII's alone (an em
+    /// space, U+3000), which `append` keeps as it keeps any other character.
+    private func isBlank(_ bytes: [UInt8]) -> Bool {
+        if bytes.contains(where: { $0 < 0x80 && $0 != space && !(0x09...0x0D).contains($0) }) { return false }
+        return String(decoding: bytes, as: UTF8.self).unicodeScalars.allSatisfy(\.properties.isWhitespace)
     }
 
     /// A `<pre>` as a fenced code block; inside a data-table cell, as the cell's text.
@@ -295,7 +305,7 @@ struct HTMLTextWriter {
         }
         // No blank lines before the code, no whitespace after it.
         while let last = code.last, last == space || last == newline || last == 0x09 { code.removeLast() }
-        guard code.contains(where: { !($0 == space || $0 == newline || $0 == 0x09) }) else { return }
+        guard !isBlank(code) else { return }
         if let firstCharacter = code.firstIndex(where: { !($0 == space || $0 == newline || $0 == 0x09) }),
            let lineStart = code[..<firstCharacter].lastIndex(of: newline) {
             code.removeSubrange(...lineStart)
