@@ -48,6 +48,20 @@ import Testing
         #expect(both.first?.score == 1.0 / 61 + 1.0 / 61)
     }
 
+    @Test func anyOfSeveralWordsIsFusedWithMeaningAsTheWordsAre() async throws {
+        // An OR of words (a search tool's fall back to any of the terms) is the query's words:
+        // the items that hold none of them rank by meaning beside it and say so, with how near
+        // they are, and the count stays the full-text match's.
+        let folder = try TemporaryFolder()
+        let index = try await Self.index(folder)
+        let page = try await index.searchCountingFoundItems(SearchQuery(.or([.fullText("radiator"), .fullText("zebra")])))
+        #expect(page.foundItemCount == 1)
+        #expect(Self.identifiers(page.hits).first == "boiler")
+        #expect(page.hits.first?.isNearInMeaningOnly == false)
+        #expect(page.hits.count == Notes.all.count)
+        #expect(page.hits.dropFirst().allSatisfy { $0.isNearInMeaningOnly && $0.nearness != nil })
+    }
+
     @Test func filtersApplyToTheVectorSide() async throws {
         let folder = try TemporaryFolder()
         let index = try await Self.index(folder)

@@ -99,7 +99,8 @@ struct QueryExecutor {
         let candidatesHoldWords = !query.predicate.removingTopLevel(meaning: true, words: true).fullTextTerms.isEmpty
         for match in matches {
             guard let item = items[match.item] else { continue }
-            meaningHits.append(SearchHit(item: item, score: Double(match.score), isNearInMeaningOnly: !candidatesHoldWords))
+            meaningHits.append(SearchHit(item: item, score: Double(match.score), isNearInMeaningOnly: !candidatesHoldWords,
+                                         nearness: Double(match.score)))
             nearest[item.uniqueIdentifier] = match
         }
         guard query.predicate.topLevelWords != nil else {
@@ -115,7 +116,9 @@ struct QueryExecutor {
         for hit in wordHits { byIdentifier[hit.item.uniqueIdentifier] = hit }
         let fused = RankFusion.fuse([wordHits.map(\.item.uniqueIdentifier), meaningHits.map(\.item.uniqueIdentifier)])
         let page = fused.dropFirst(offset).prefix(query.limit ?? fused.count).compactMap { identifier, score in
-            byIdentifier[identifier].map { SearchHit(item: $0.item, score: score, isNearInMeaningOnly: $0.isNearInMeaningOnly) }
+            byIdentifier[identifier].map {
+                SearchHit(item: $0.item, score: score, isNearInMeaningOnly: $0.isNearInMeaningOnly, nearness: nearest[identifier].map { Double($0.score) })
+            }
         }
         return (page, counted, nearest)
     }

@@ -76,8 +76,18 @@ public indirect enum QueryPredicate: Sendable, Hashable {
 
     /// The top-level words (what a hybrid search also embeds), else nil.
     var topLevelWords: String? {
-        let texts = conjuncts.compactMap { if case let .fullText(text, _) = $0 { text } else { nil } }
+        let texts = conjuncts.flatMap(\.wordTexts)
         return texts.isEmpty ? nil : texts.joined(separator: " ")
+    }
+
+    /// The texts of a words part: a full-text search, or an OR of them (any of the words); none
+    /// for any other predicate.
+    private var wordTexts: [String] {
+        switch self {
+        case let .fullText(text, _): [text]
+        case .or(let parts) where parts.allSatisfy({ !$0.wordTexts.isEmpty }): parts.flatMap(\.wordTexts)
+        default: []
+        }
     }
 
     /// The predicate with its top-level words searched by meaning instead (`WordsSearch.meaning`).
@@ -93,8 +103,7 @@ public indirect enum QueryPredicate: Sendable, Hashable {
         let kept = conjuncts.filter { part in
             switch part {
             case .meaning: !meaning
-            case .fullText: !words
-            default: true
+            default: !(words && !part.wordTexts.isEmpty)
             }
         }
         return kept.count == 1 ? kept[0] : .and(kept)

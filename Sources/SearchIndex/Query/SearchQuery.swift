@@ -62,6 +62,10 @@ public struct SearchHit: Sendable, Hashable {
     /// Whether the hit was found by meaning alone: it does not hold the query's words (a search
     /// by meaning, or a hybrid hit from the meaning side only), so a caller can say so.
     public var isNearInMeaningOnly = false
+    /// How near the item's nearest passage is to the query's meaning (cosine, higher is nearer)
+    /// when the search ranked by meaning and the item was among its candidates: a caller can
+    /// weigh a hit found by meaning alone against the ones that hold the words.
+    public var nearness: Double?
 }
 
 /// A page of hits and the number of items the whole query found (Core Spotlight's
