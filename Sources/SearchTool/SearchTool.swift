@@ -281,7 +281,9 @@ final class SearchEngine: Sendable {
         if matched == 0 && nearInMeaningOnly == 0 { return "No items matched. Try other words or fewer conditions." }
         if matched == 0 { return "No item holds these words; the \(shown) shown are the nearest in meaning." }
         var header = "\(count ?? matchCount(matched)); \(shown) shown."
-        if nearInMeaningOnly > 0 { header += " \(nearInMeaningOnly) of them are near in meaning, without the words." }
+        if nearInMeaningOnly > 0 {
+            header += " \(nearInMeaningOnly) of them \(nearInMeaningOnly == 1 ? "is" : "are") near in meaning, without the words."
+        }
         if shown - nearInMeaningOnly < matched { header += " Raise limit or add a stage to see more." }
         return header
     }
