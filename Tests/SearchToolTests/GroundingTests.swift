@@ -123,6 +123,20 @@ import Testing
         #expect(reply.adjustments.first?.reason.contains("\"trail\"") == false)
     }
 
+    /// SmolLM2's search for "How do I verify a signature with gpg?": a date range from
+    /// "1234-12-32", which names no date. For a question that names no time it is left out and
+    /// said so; for one that names a time the call fails with the date's error, as written.
+    @Test func aDateRangeThatNamesNoDateIsLeftOutWhenTheQuestionNamesNoTime() async throws {
+        let query: JSONObject = ["terms": ["waterfall"], "dates": ["attribute": "completionDate", "from": "1234-12-32"]]
+        await #expect(throws: SearchToolError.self) { try await run(query, question: nil) }
+        await #expect(throws: SearchToolError.self) { try await run(query, question: "Which waterfall trails did I hike in 2024?") }
+        let (text, reply) = try await run(query, question: "Which trails have waterfall views?")
+        #expect(reply.content.items.map(\.uniqueIdentifier).contains("trail-002"))
+        #expect(reply.adjustments.map(\.kind) == [.relaxed])
+        #expect(reply.adjustments.first?.condition.contains("1234-12-32") == true)
+        #expect(text.contains("names no date"))
+    }
+
     @Test func filterOnAValueTheQuestionDoesNotNameIsRelaxedWhenNothingMatches() async throws {
         let query: JSONObject = ["terms": ["waterfall"], "filters": [["attribute": "stateOrProvince", "op": "is", "value": "Washington"]]]
         let (_, reply) = try await run(query, question: "Which trails have waterfall views?")

@@ -14,10 +14,16 @@ extension QuestionGrounding {
     /// The model's request with every condition the question states and the query lacks,
     /// without the terms that are those conditions' values (a state searched as a word finds
     /// the notes that mention it, not the items in it), and without the terms that name the
-    /// items' kind (`withoutKindTerms`).
+    /// items' kind (`withoutKindTerms`). A date range that names no date ("1234-12-32") for a
+    /// question that names no time is left out: the search could not run with it, and the
+    /// question gives it no ground.
     func narrowed(_ request: SearchRequest) -> Adjusted {
         var request = request
         var adjustments: [QueryAdjustment] = []
+        if knowsQuestion, !namesTime, let dates = request.dates, !dates.namesDates {
+            request.dates = nil
+            adjustments.append(QueryAdjustment(kind: .relaxed, condition: dates.description, reason: "it names no date, and the question names no time"))
+        }
         for condition in conditions where !request.holds(condition, groundedBy: self) {
             request.added.append(condition)
             adjustments.append(QueryAdjustment(kind: .added, condition: condition.description, reason: "the question names it"))
@@ -205,6 +211,11 @@ extension SearchRequest.Filter: CustomStringConvertible {
 }
 
 extension SearchRequest.DateRange: CustomStringConvertible {
+    /// Whether both ends name a date or a period (`2024-02-30` does not).
+    var namesDates: Bool {
+        ([from] + (to.map { [$0] } ?? [])).allSatisfy { (try? $0.period(now: .now, timeZone: .gmt)) != nil }
+    }
+
     /// `dates contentCreationDate 2023-01-01…2023-01-31`.
     var description: String {
         "dates \(attribute.rawValue) \(from.text)" + (to.map { "…\($0.text)" } ?? "")
