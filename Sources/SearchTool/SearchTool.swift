@@ -231,11 +231,13 @@ final class SearchEngine: Sendable {
         shownIdentifiers.record(outcome.items.map(\.uniqueIdentifier).filter { $0.count <= FetchItemTool.maximumIdentifierLength },
                                 passages: outcome.passages)
         guard let final = outcome.final else {
-            let count = grounding.asksCount && outcome.matched > 0 ? Self.matchCount(outcome.matched, naming: outcome.items) : nil
+            let nearInMeaningOnly = outcome.items.filter { outcome.nearInMeaningOnly.contains($0.uniqueIdentifier) }.count
+            let asksForItems = outcome.matched > 0 && (grounding.asksCount || grounding.asksWhichItems)
+            let named = asksForItems ? Self.matchCount(outcome.matched, naming: outcome.items, nearInMeaningOnly: nearInMeaningOnly) : nil
+            let count = named ?? (grounding.asksCount && outcome.matched > 0 ? Self.matchCount(outcome.matched) : nil)
             let statistic = outcome.askedStatistic.map { formatter.resultSentences(.statistic($0)) } ?? []
-            let header = Self.header(matched: outcome.matched, shown: shown,
-                                     nearInMeaningOnly: outcome.items.filter { outcome.nearInMeaningOnly.contains($0.uniqueIdentifier) }.count,
-                                     count: count) + statistic.map { " " + $0 }.joined()
+            let header = Self.header(matched: outcome.matched, shown: shown, nearInMeaningOnly: nearInMeaningOnly,
+                                     count: count, namesNearInMeaning: named != nil) + statistic.map { " " + $0 }.joined()
             let text = formatter.items(outcome.items, header: header, notes: outcome.notes, passages: outcome.passages)
             return ToolResult(text: text, structuredContent: replies,
                               sources: ShownSources.results(outcome.items, in: text, attributes: capabilities.fetchAttributes,
@@ -264,24 +266,28 @@ final class SearchEngine: Sendable {
     /// How many items matched, as the headers say it (`4 items matched`).
     static func matchCount(_ matched: Int) -> String { matched == 1 ? "1 item matched" : "\(matched) items matched" }
 
-    /// How many items matched with their titles when `items` are all of them and all have one
-    /// (`2 items matched: Mist Trail, Lands End`): the answer to "how many", with the names a
-    /// person asking it wants next.
-    static func matchCount(_ matched: Int, naming items: [SearchableItem]) -> String {
+    /// How many items matched with the titles of every item shown, when those are all the
+    /// matches and the items found by meaning alone beside them, and all have a title
+    /// (`2 items matched: Mist Trail, Lands End`; `2 items matched, 1 more near in meaning: …`):
+    /// the answer to "how many" with the names a person asking it wants next, and to "which".
+    /// Nil otherwise.
+    static func matchCount(_ matched: Int, naming items: [SearchableItem], nearInMeaningOnly: Int) -> String? {
         let titles = items.compactMap { $0.attributeSet.title.map(TextFraming.singleLine) }
-        guard items.count == matched, titles.count == matched else { return matchCount(matched) }
-        return matchCount(matched) + ": " + titles.joined(separator: ", ")
+        guard items.count == matched + nearInMeaningOnly, titles.count == items.count else { return nil }
+        let near = nearInMeaningOnly > 0 ? ", \(nearInMeaningOnly) more near in meaning" : ""
+        return matchCount(matched) + near + ": " + titles.joined(separator: ", ")
     }
 
     /// The first line of a search's items: how many items hold the words and how many are
     /// shown, saying which were found by meaning alone (they do not hold the words, and the
     /// count does not include them); `count`, when the question asks how many, says the
-    /// matches in place of the bare number.
-    static func header(matched: Int, shown: Int, nearInMeaningOnly: Int, count: String? = nil) -> String {
+    /// matches in place of the bare number (with `namesNearInMeaning`, it says those found by
+    /// meaning alone too).
+    static func header(matched: Int, shown: Int, nearInMeaningOnly: Int, count: String? = nil, namesNearInMeaning: Bool = false) -> String {
         if matched == 0 && nearInMeaningOnly == 0 { return "No items matched. Try other words or fewer conditions." }
         if matched == 0 { return "No item holds these words; the \(shown) shown are the nearest in meaning." }
         var header = "\(count ?? matchCount(matched)); \(shown) shown."
-        if nearInMeaningOnly > 0 {
+        if nearInMeaningOnly > 0 && !namesNearInMeaning {
             header += " \(nearInMeaningOnly) of them \(nearInMeaningOnly == 1 ? "is" : "are") near in meaning, without the words."
         }
         if shown - nearInMeaningOnly < matched { header += " Raise limit or add a stage to see more." }

@@ -30,6 +30,20 @@ struct ResponseSourcesTests {
                               "Our day-use reservation code was YOS-24-58812."])
     }
 
+    /// Two searches that match the same items say the same "2 items matched: …": one candidate,
+    /// cited to the first; an item's sentence stays a candidate of every item that shows it.
+    @Test func aToolsResultSaidByTwoCallsIsOneCandidate() {
+        let list = "2 items matched: Mist Trail to Vernal Fall, Grinnell Glacier Trail"
+        let entries = ["spotlight_search", "spotlight_search-2"].map { id in
+            Transcript.Entry.toolOutput(.init(id: id, toolName: "spotlight_search", text: "", sources: [
+                CitableSource(id: id, text: list, kind: .result), CitableSource(id: "trail-\(id.count)", text: "Hiked with Priya."),
+            ]))
+        }
+        let evidence = ResponseSources(entries).evidence
+        #expect(evidence.filter { $0.sentence == list }.map(\.sourceID) == ["spotlight_search"])
+        #expect(evidence.filter { $0.sentence == "Hiked with Priya." }.count == 2)
+    }
+
     @Test func headersBracketsAndFragmentsAreNoCandidates() {
         let source = CitableSource(id: "note", text: "text (passage 0 of 1, line 1):\nThe boiler lost pressure.\n[text cut: 80 more characters left out]\n---\nIt was fixed.")
         // the zlib licence's snippet, cut after "It": SmolLM2's whole answer was "It… [1]"

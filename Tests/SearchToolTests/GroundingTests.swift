@@ -205,6 +205,7 @@ import Testing
         let asWritten = try await run(query, question: nil)
         #expect(grounded.reply.adjustments.isEmpty)
         #expect(grounded.reply.content.items.map(\.uniqueIdentifier) == asWritten.reply.content.items.map(\.uniqueIdentifier))
-        #expect(grounded.text == asWritten.text)
+        // the same rows and notes; the header names the matches, what "which" asks
+        #expect(grounded.text.split(separator: "\n").dropFirst() == asWritten.text.split(separator: "\n").dropFirst())
     }
 }

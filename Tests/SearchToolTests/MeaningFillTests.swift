@@ -33,4 +33,16 @@ import Testing
         // all the terms held: the words decide, whatever the nearness
         #expect(SearchPipeline.pageShown(fused, anyTerm: false).map(\.item.uniqueIdentifier) == ["word-near", "word-far"])
     }
+
+    /// The matches' titles a "which" or "how many" question gets name the results by meaning
+    /// shown beside them, and say so once; a page that leaves a match out names none.
+    @Test func theListOfTheMatchesNamesTheResultsByMeaningBesideThem() {
+        let items = [Self.hit("Mist Trail", nearInMeaningOnly: false), Self.hit("Steep Ravine", nearInMeaningOnly: true)].map(\.item)
+        let named = SearchEngine.matchCount(1, naming: items, nearInMeaningOnly: 1)
+        #expect(named == "1 item matched, 1 more near in meaning: Mist Trail, Steep Ravine")
+        let header = SearchEngine.header(matched: 1, shown: 2, nearInMeaningOnly: 1, count: named, namesNearInMeaning: true)
+        #expect(header == "1 item matched, 1 more near in meaning: Mist Trail, Steep Ravine; 2 shown.")
+        #expect(SearchEngine.matchCount(2, naming: items, nearInMeaningOnly: 1) == nil, "a match is not shown")
+        #expect(SearchEngine.matchCount(2, naming: items, nearInMeaningOnly: 0) == "2 items matched: Mist Trail, Steep Ravine")
+    }
 }

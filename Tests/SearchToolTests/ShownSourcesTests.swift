@@ -43,14 +43,31 @@ import Testing
         #expect(Set(count.dropFirst(prefix.count).components(separatedBy: ", ")) == Set(utah.map(\.name)))
         #expect(Set(result.sources.filter { $0.kind == .item }.map(\.id)) == Set(utah.map(\.id)))
 
-        // a question that asks no count, or a count per group, gets no count to quote
-        for question in ["Which trails did I hike in Utah?", "How many trails did I hike in each state of Utah?",
+        // a question that asks no count, or one item, or a count per group, gets no count to quote
+        for question in ["Where did I hike in Utah?", "On which trail in Utah did I see a lizard?", "How many trails did I hike in each state of Utah?",
                          "How many hours did my Utah trails take?", "How many waterfalls did I see in Utah?",
                          "Which trail in Utah did I like most, and how many are there?"] {
             _ = await tool.parameters(for: Prompt(question))
             let listed = try await tool.result(for: try #require(JSONValue.query(["terms": ["trails"]])))
             #expect(listed.sources.allSatisfy { $0.kind == .item } && listed.sources.count == utah.count, "\(question)")
         }
+    }
+
+    /// For "which", the titles of the matches are quotable when every match is shown: the
+    /// answer is the list, whatever query found it; a page that leaves matches out names none.
+    @Test func aSearchForWhichItemsAttachesTheTitlesOfAllTheMatches() async throws {
+        let (index, _) = try await TrailCorpus.index()
+        let tool = SearchTool(configuration: .init(sources: [TrailCorpus.source(index)]))
+        _ = await tool.parameters(for: Prompt("Which trails did I hike in Utah?"))
+        let result = try await tool.result(for: try #require(JSONValue.query(["terms": ["trails"]])))
+        let list = try #require(result.sources.first { $0.kind == .result }?.text, "\(result.text)")
+        let utah = TrailCorpus.trails.filter { $0.state == "Utah" }
+        let prefix = "\(utah.count) items matched: "
+        #expect(list.hasPrefix(prefix) && result.text.contains(list), "\(list)")
+        #expect(Set(list.dropFirst(prefix.count).components(separatedBy: ", ")) == Set(utah.map(\.name)))
+
+        let cut = try await tool.result(for: try #require(JSONValue.query(["terms": ["trails"], "limit": 1])))
+        #expect(utah.count > 1 && cut.sources.allSatisfy { $0.kind == .item } && cut.sources.count == 1, "\(cut.text)")
     }
 
     /// "The average distance of my Utah trails": the average of the attribute the question

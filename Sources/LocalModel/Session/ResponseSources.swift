@@ -43,7 +43,9 @@ struct ResponseSources: Sendable, Hashable {
     var isEmpty: Bool { sources.isEmpty }
     var identifiers: [String] { sources.map(\.id) }
 
-    /// Every sentence of every source with the source it came from, each pair once, in order.
+    /// Every sentence of every source with the source it came from, each pair once, in order;
+    /// a tool's own result once whichever call showed it (two searches that match the same
+    /// items say the same "2 items matched: …").
     /// Left out: a sentence with a bracket ("[text cut: 80 more characters left out]"), which in
     /// an answer would read as a citation marker, a fragment without a letter or digit, a
     /// header that ends in ":" ("text (passage 0 of 1):"), and the scrap a snippet's cut leaves
@@ -54,7 +56,8 @@ struct ResponseSources: Sendable, Hashable {
             SentenceSplitter.sentences(in: source.text).compactMap { sentence in
                 guard !sentence.contains(where: { $0 == "[" || $0 == "]" }), !sentence.hasSuffix(":"),
                       sentence.contains(where: { $0.isLetter || $0.isNumber }), !Self.isCutScrap(sentence) else { return nil }
-                return seen.insert(source.id + "\u{0}" + sentence).inserted ? Evidence(sentence: sentence, sourceID: source.id, kind: source.kind) : nil
+                let key = (source.kind == .result ? "" : source.id) + "\u{0}" + sentence
+                return seen.insert(key).inserted ? Evidence(sentence: sentence, sourceID: source.id, kind: source.kind) : nil
             }
         }
     }

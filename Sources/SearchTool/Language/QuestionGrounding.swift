@@ -69,6 +69,10 @@ struct QuestionGrounding: Sendable, Hashable {
     /// items' kind after it), not per group ("in each state"), and asks nothing else: a count of
     /// the matches answers it. "How many check steps" asks a number inside an item.
     var asksCount = false
+    /// The question asks which items, several ("Which trails did I hike with Priya?": the plural
+    /// after "which" or "what" names what it wants), and nothing else: the titles of the matches
+    /// answer it. "On which trip did I see otters?" asks for the one that says so.
+    var asksWhichItems = false
     /// False for `.none`: with no question there is no ground to judge a query by, so
     /// nothing is added and nothing given up.
     private(set) var knowsQuestion = false
@@ -110,6 +114,7 @@ struct QuestionGrounding: Sendable, Hashable {
             || text.contains(" how many ") || text.contains(" how much ") || text.contains(" number of ")
         asksCount = countsItems(ofKinds: facts.kindWords) && !words.contains("each") && !words.contains("per") && !Self.isCompound(question)
         statistic = askedStatistic(of: facts.numberAttributes)
+        asksWhichItems = QuestionVocabulary.asksForSeveral(question) && !asksAggregate && !Self.isCompound(question)
         // "Which trails have waterfalls, and how many are in Utah?" names Utah for one of its
         // searches only, and which search serves which part is the model's choice: a value it
         // names still grounds the model's filters, but is added to none.

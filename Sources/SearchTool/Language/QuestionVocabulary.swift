@@ -34,17 +34,22 @@ enum QuestionVocabulary {
     /// features?"), with its singular form. A sentence that holds only these ("Ryan Mountain
     /// Trail") is no evidence for the answer.
     static func answerTypeWords(in question: String) -> Set<String> {
+        Set(answerTypeWordsAsWritten(in: question).flatMap { [$0] + [singular(of: $0)].compactMap { $0 } })
+    }
+
+    /// Whether the question asks which things, several of them ("Which trails…", "What hikes…"):
+    /// a plural names what it asks for. "On which trip…" asks for one.
+    static func asksForSeveral(_ question: String) -> Bool {
+        answerTypeWordsAsWritten(in: question).contains { singular(of: $0) != nil }
+    }
+
+    private static func answerTypeWordsAsWritten(in question: String) -> [String] {
         let tokens = question.lowercased().split(whereSeparator: { !($0.isLetter || $0.isNumber) }).map(String.init)
-        var result = Set<String>()
-        for (position, token) in tokens.enumerated() where position + 1 < tokens.count {
+        return tokens.indices.dropLast().compactMap { position in
+            let token = tokens[position]
             let isAsking = token == "which" || token == "what" || (token == "many" && position > 0 && tokens[position - 1] == "how")
-            guard isAsking else { continue }
-            let word = tokens[position + 1]
-            guard !stopWords.contains(word) else { continue }
-            result.insert(word)
-            if let singular = singular(of: word) { result.insert(singular) }
+            return isAsking && !stopWords.contains(tokens[position + 1]) ? tokens[position + 1] : nil
         }
-        return result
     }
 
     /// What a custom stage's free string arguments may be (`StageArgumentSchema`): the

@@ -10,9 +10,10 @@ import SearchIndex
 /// The words that name what kind of thing is asked for ("trails" in "Which trails…") are left
 /// out of the words: a sentence holding only them is no evidence.
 ///
-/// A tool's own result (`CitableSource.Kind.result`: a count, groups, a statistic) comes first
-/// when the question asks for a number ("how many", "each", "average"): it is then the answer,
-/// whatever words it shares with the question.
+/// A tool's own result (`CitableSource.Kind.result`: a count, groups, a statistic, the matches'
+/// titles) comes first when the question asks for a number ("how many", "each", "average") or
+/// for several items ("Which trails…"): it is then the answer, whatever words it shares with
+/// the question.
 struct QuestionEvidenceRanker: EvidenceRanker {
     let resolver: SourceResolver
 
@@ -24,7 +25,8 @@ struct QuestionEvidenceRanker: EvidenceRanker {
         let words = QuestionVocabulary.words(in: question).filter { !answerType.contains($0) }
         let ranking = try await index.rankSentences(evidence.map(\.sentence), words: words, question: question)
         let ranked = ranking.entries.map { RankedEvidence(evidence[$0.index], isRelated: $0.isRelated) }
-        guard QuestionGrounding(question: question, facts: .init()).asksAggregate else { return ranked }
+        let asked = QuestionGrounding(question: question, facts: .init())
+        guard asked.asksAggregate || asked.asksWhichItems else { return ranked }
         let (results, items) = ranked.partitioned(by: { $0.evidence.kind == .result })
         return results.map { RankedEvidence($0.evidence, isRelated: true) } + items
     }
