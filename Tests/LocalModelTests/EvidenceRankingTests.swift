@@ -2,6 +2,7 @@ import Foundation
 import Synchronization
 import Testing
 @testable import LocalModel
+import TestModelSupport
 
 /// The answer round offers what the tools showed ranked by the question (`EvidenceRanker`,
 /// `AnswerEvidence`): quotes best first, unrelated sentences and sources left out, everything
@@ -103,5 +104,33 @@ struct EvidenceRankingTests {
         #expect(response.sources.map(\.id) == ["count_trails", "count_trails-2"])
         #expect(response.sources.allSatisfy { $0.kind == .result })
         #expect(response.citations == [Citation(sourceID: "count_trails-2")])
+    }
+
+    /// A result the ranker says answers the question (a count for "how many", the matches for
+    /// "which trails") opens a quoted answer; the other quotes may follow. Without it, any
+    /// offered quote may come first.
+    @Test func aQuotedAnswerBeginsWithTheResultThatAnswersTheQuestion() async throws {
+        struct ResultsAnswer: EvidenceRanker {
+            func rank(_ evidence: [Evidence], for question: String) async throws -> [RankedEvidence] {
+                let (results, items) = (evidence.filter { $0.kind == .result }, evidence.filter { $0.kind == .item })
+                return results.map { RankedEvidence($0, isRelated: true, answersQuestion: true) } + items.map { RankedEvidence($0, isRelated: true) }
+            }
+        }
+        let output = Transcript.Entry.toolOutput(.init(id: "search", toolName: "search", text: "", sources: [
+            CitableSource(id: "search", text: "2 items matched: Mist Trail, Lands End", kind: .result),
+            CitableSource(id: "note-1", text: "The spray soaks the granite steps."),
+        ]))
+        let sources = ResponseSources([output])
+        let model = try TestModel.shared()
+        let answering = try await AnswerEvidence(sources, question: "Which trails?", ranker: ResultsAnswer())
+        #expect(answering.firstQuoteAnswers)
+        let grammar = try #require(GroundingGrammar.quotes(answering, orToolCalls: nil))
+        #expect(try model.grammar(grammar.gbnf, root: grammar.root, accepts: "2 items matched: Mist Trail, Lands End [search]"))
+        #expect(try model.grammar(grammar.gbnf, root: grammar.root,
+                                  accepts: "Here is what I found: 2 items matched: Mist Trail, Lands End [search] The spray soaks the granite steps. [note-1]"))
+        #expect(try !model.grammar(grammar.gbnf, root: grammar.root, accepts: "The spray soaks the granite steps. [note-1]"))
+
+        let unranked = try #require(GroundingGrammar.quotes(AnswerEvidence(unranked: sources), orToolCalls: nil))
+        #expect(try model.grammar(unranked.gbnf, root: unranked.root, accepts: "The spray soaks the granite steps. [note-1]"))
     }
 }

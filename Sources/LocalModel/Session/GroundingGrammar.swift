@@ -6,7 +6,8 @@
 /// - Quotes: a grammar active from the first token: an optional lead-in, then one or more
 ///   `<sentence> [id]`, each sentence verbatim from the source it cites, in the evidence's order
 ///   (best first when ranked by the question) and each at most once (so a greedy model cannot
-///   loop on one quote).
+///   loop on one quote); the first one first when it answers the question (a count for "how
+///   many").
 ///   The lead-in is one of `leadIns`: it can never add a claim. (A free lead-in of 80
 ///   characters let SmolLM2 write "The trail to the Grand Canyon is a scenic hike…" before its
 ///   quotes; one of the question's words made "Your notes to the in the in the:".)
@@ -48,7 +49,8 @@ struct GroundingGrammar {
         }
         rules.append("\(prefix)separator ::= \" \" | \"\\n\"")
         rules.append("\(prefix)lead-in ::= (" + leadIns.map(GBNF.literal).joined(separator: " | ") + ") \(prefix)separator")
-        rules.append("\(prefix)quoted ::= \(prefix)lead-in? \(prefix)from-1")
+        let first = evidence.firstQuoteAnswers ? "\(prefix)quote-1 \(prefix)after-1" : "\(prefix)from-1"
+        rules.append("\(prefix)quoted ::= \(prefix)lead-in? \(first)")
         return combined(answer: "\(prefix)quoted", rules: rules, toolCalls: toolCalls)
     }
 

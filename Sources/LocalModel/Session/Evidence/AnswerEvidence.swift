@@ -16,11 +16,15 @@ struct AnswerEvidence: Sendable, Hashable {
     let quotes: [Evidence]
     /// The sources the answer may cite: those of the quotes, in the quotes' order.
     let sourceIDs: [String]
+    /// The first quote answers the question (`RankedEvidence.answersQuestion`): a quote answer
+    /// begins with it.
+    let firstQuoteAnswers: Bool
 
     /// Everything shown, in the order shown (no ranker).
     init(unranked sources: ResponseSources) {
         quotes = sources.evidence
         sourceIDs = sources.identifiers
+        firstQuoteAnswers = false
     }
 
     /// The shown sentences ranked by `ranker`, related ones first, cut to `maximumQuotes`.
@@ -28,6 +32,7 @@ struct AnswerEvidence: Sendable, Hashable {
         let ranked = try await ranker.rank(sources.evidence, for: question)
         let related = ranked.filter(\.isRelated).map(\.evidence)
         quotes = Array((related.isEmpty ? ranked.map(\.evidence) : related).prefix(Self.maximumQuotes))
+        firstQuoteAnswers = quotes.first.map { first in ranked.contains { $0.evidence == first && $0.answersQuestion } } ?? false
         var seen = Set<String>()
         sourceIDs = quotes.map(\.sourceID).filter { seen.insert($0).inserted }
     }

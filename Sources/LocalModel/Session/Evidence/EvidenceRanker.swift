@@ -32,9 +32,14 @@ public struct RankedEvidence: Sendable, Hashable {
     /// Whether the sentence shares a word or its meaning with the question (a sentence that
     /// does neither is not offered; see `AnswerEvidence`).
     public var isRelated: Bool
+    /// Whether the sentence is the answer itself (a tool's count for "how many", the matches'
+    /// titles for "which trails"): a quoted answer then begins with it, whichever sentence a
+    /// small model would rather take first.
+    public var answersQuestion: Bool
 
-    public init(_ evidence: Evidence, isRelated: Bool) {
+    public init(_ evidence: Evidence, isRelated: Bool, answersQuestion: Bool = false) {
         self.evidence = evidence
         self.isRelated = isRelated
+        self.answersQuestion = answersQuestion
     }
 }
