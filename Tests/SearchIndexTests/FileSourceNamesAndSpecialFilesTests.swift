@@ -26,15 +26,17 @@ import Testing
         _ = path.withUnsafeBufferPointer { $0.withMemoryRebound(to: CChar.self) { unlink($0.baseAddress!) } }
     }
 
-    /// `work`'s result, or nil when it has not finished after `seconds`: a test of something that
-    /// used to hang fails instead of hanging (the work is left running).
+    /// `work`'s result, or nil when it has not finished `seconds` after it started: a test of
+    /// something that used to hang fails instead of hanging (the work is left running). The
+    /// clock starts with the work, so a suite that keeps every thread of the cooperative pool
+    /// busy delays the test without failing it.
     static func within<T: Sendable>(_ seconds: Double, _ work: @escaping @Sendable () async throws -> T) async throws -> T? {
         let result = await withCheckedContinuation { (continuation: CheckedContinuation<Result<T, any Error>?, Never>) in
             let race = FirstResult(continuation)
             Task.detached {
+                DispatchQueue.global().asyncAfter(deadline: .now() + seconds) { race.finish(nil) }
                 do { race.finish(.success(try await work())) } catch { race.finish(.failure(error)) }
             }
-            DispatchQueue.global().asyncAfter(deadline: .now() + seconds) { race.finish(nil) }
         }
         return try result?.get()
     }
