@@ -241,7 +241,7 @@ final class SearchEngine: Sendable {
             let text = formatter.items(outcome.items, header: header, notes: outcome.notes, passages: outcome.passages)
             return ToolResult(text: text, structuredContent: replies,
                               sources: ShownSources.results(outcome.items, in: text, attributes: capabilities.fetchAttributes,
-                                                            passages: outcome.passages) + ShownSources.toolResult((count.map { [$0] } ?? []) + statistic, in: text))
+                                                            passages: outcome.passages) + ShownSources.toolResult((count.map { [$0] } ?? []) + statistic, in: text, answersQuestion: true))
         }
         let text = formatter.data(final, header: "\(Self.matchCount(outcome.matched)). \(request.stages.last?.name ?? "") result:",
                                   notes: outcome.notes, passages: outcome.passages)

@@ -106,23 +106,24 @@ struct EvidenceRankingTests {
         #expect(response.citations == [Citation(sourceID: "count_trails-2")])
     }
 
-    /// A result the ranker says answers the question (a count for "how many", the matches for
-    /// "which trails") opens a quoted answer; the other quotes may follow. Without it, any
-    /// offered quote may come first.
+    /// A tool's result that is what the question asks (a count for "how many", the matches
+    /// for "which trails"), ranked first, opens a quoted answer; the other quotes may follow.
+    /// A result the model's own query asked for, or one ranked below an item, does not.
     @Test func aQuotedAnswerBeginsWithTheResultThatAnswersTheQuestion() async throws {
-        struct ResultsAnswer: EvidenceRanker {
+        struct ResultsFirst: EvidenceRanker {
             func rank(_ evidence: [Evidence], for question: String) async throws -> [RankedEvidence] {
                 let (results, items) = (evidence.filter { $0.kind == .result }, evidence.filter { $0.kind == .item })
-                return results.map { RankedEvidence($0, isRelated: true, answersQuestion: true) } + items.map { RankedEvidence($0, isRelated: true) }
+                return (results + items).map { RankedEvidence($0, isRelated: true) }
             }
         }
-        let output = Transcript.Entry.toolOutput(.init(id: "search", toolName: "search", text: "", sources: [
-            CitableSource(id: "search", text: "2 items matched: Mist Trail, Lands End", kind: .result),
-            CitableSource(id: "note-1", text: "The spray soaks the granite steps."),
-        ]))
-        let sources = ResponseSources([output])
+        func sources(answering: Bool) -> ResponseSources {
+            ResponseSources([Transcript.Entry.toolOutput(.init(id: "search", toolName: "search", text: "", sources: [
+                CitableSource(id: "search", text: "2 items matched: Mist Trail, Lands End", kind: .result, answersQuestion: answering),
+                CitableSource(id: "note-1", text: "The spray soaks the granite steps."),
+            ]))])
+        }
         let model = try TestModel.shared()
-        let answering = try await AnswerEvidence(sources, question: "Which trails?", ranker: ResultsAnswer())
+        let answering = try await AnswerEvidence(sources(answering: true), question: "Which trails?", ranker: ResultsFirst())
         #expect(answering.firstQuoteAnswers)
         let grammar = try #require(GroundingGrammar.quotes(answering, orToolCalls: nil))
         #expect(try model.grammar(grammar.gbnf, root: grammar.root, accepts: "2 items matched: Mist Trail, Lands End [search]"))
@@ -130,7 +131,10 @@ struct EvidenceRankingTests {
                                   accepts: "Here is what I found: 2 items matched: Mist Trail, Lands End [search] The spray soaks the granite steps. [note-1]"))
         #expect(try !model.grammar(grammar.gbnf, root: grammar.root, accepts: "The spray soaks the granite steps. [note-1]"))
 
-        let unranked = try #require(GroundingGrammar.quotes(AnswerEvidence(unranked: sources), orToolCalls: nil))
-        #expect(try model.grammar(unranked.gbnf, root: unranked.root, accepts: "The spray soaks the granite steps. [note-1]"))
+        let asked = try await AnswerEvidence(sources(answering: false), question: "Which trails?", ranker: ResultsFirst())
+        let free = try #require(GroundingGrammar.quotes(asked, orToolCalls: nil))
+        #expect(try model.grammar(free.gbnf, root: free.root, accepts: "The spray soaks the granite steps. [note-1]"))
+        let below = try await AnswerEvidence(sources(answering: true), question: "Which trails?", ranker: WordRanker("spray"))
+        #expect(!below.firstQuoteAnswers)
     }
 }

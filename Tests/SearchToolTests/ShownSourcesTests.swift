@@ -38,6 +38,7 @@ import Testing
         let count = try #require(counts.first?.text)
         let utah = TrailCorpus.trails.filter { $0.state == "Utah" }
         #expect(counts.count == 1 && result.text.contains(count))
+        #expect(counts.first?.answersQuestion == true, "what the question asks: a quoted answer begins with it")
         let prefix = "\(utah.count) items matched: "
         #expect(count.hasPrefix(prefix), "\(count)")
         #expect(Set(count.dropFirst(prefix.count).components(separatedBy: ", ")) == Set(utah.map(\.name)))
@@ -97,6 +98,7 @@ import Testing
         _ = await tool.parameters(for: Prompt("What is the average distance of my Utah trails?"))
         let own = try await tool.result(for: try #require(JSONValue.query(["stages": [["stage": "statistic", "function": "max", "attribute": "rating"]]])))
         #expect(own.sources.count == 1 && own.sources.first?.kind == .result, "\(own.text)")
+        #expect(own.sources.first?.answersQuestion == false, "the model's own stage: offered, not made the answer's opening")
         #expect(own.sources.first?.text.hasPrefix("max rating") == true, "\(own.text)")
     }
 

@@ -18,6 +18,10 @@ public struct CitableSource: Sendable, Hashable, Codable {
     public var location: String?
     /// Whether the text is an item's or the tool's own result.
     public var kind: Kind
+    /// The tool computed what the question asks (a count for "how many", the matches for
+    /// "which trails", the average it names), not only what the model's query asked for: a
+    /// quoted answer begins with it.
+    public var answersQuestion: Bool
 
     /// What a source's text is.
     public enum Kind: String, Sendable, Hashable, Codable {
@@ -29,10 +33,11 @@ public struct CitableSource: Sendable, Hashable, Codable {
         case result
     }
 
-    public init(id: String, text: String, location: String? = nil, kind: Kind = .item) {
+    public init(id: String, text: String, location: String? = nil, kind: Kind = .item, answersQuestion: Bool = false) {
         self.id = id
         self.text = text
         self.location = location
         self.kind = kind
+        self.answersQuestion = answersQuestion
     }
 }

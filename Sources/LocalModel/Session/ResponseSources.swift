@@ -57,7 +57,7 @@ struct ResponseSources: Sendable, Hashable {
                 guard !sentence.contains(where: { $0 == "[" || $0 == "]" }), !sentence.hasSuffix(":"),
                       sentence.contains(where: { $0.isLetter || $0.isNumber }), !Self.isCutScrap(sentence) else { return nil }
                 let key = (source.kind == .result ? "" : source.id) + "\u{0}" + sentence
-                return seen.insert(key).inserted ? Evidence(sentence: sentence, sourceID: source.id, kind: source.kind) : nil
+                return seen.insert(key).inserted ? Evidence(sentence: sentence, sourceID: source.id, kind: source.kind, answersQuestion: source.answersQuestion) : nil
             }
         }
     }

@@ -13,7 +13,8 @@ import SearchIndex
 /// A tool's own result (`CitableSource.Kind.result`: a count, groups, a statistic, the matches'
 /// titles) comes first when the question asks for a number ("how many", "each", "average") or
 /// for several items ("Which trails…"): it is then the answer, whatever words it shares with
-/// the question, and a quoted answer begins with it.
+/// the question (and when the tool computed what the question asks, a quoted answer begins
+/// with it: `CitableSource.answersQuestion`).
 struct QuestionEvidenceRanker: EvidenceRanker {
     let resolver: SourceResolver
 
@@ -28,6 +29,6 @@ struct QuestionEvidenceRanker: EvidenceRanker {
         let asked = QuestionGrounding(question: question, facts: .init())
         guard asked.asksAggregate || asked.asksWhichItems else { return ranked }
         let (results, items) = ranked.partitioned(by: { $0.evidence.kind == .result })
-        return results.map { RankedEvidence($0.evidence, isRelated: true, answersQuestion: true) } + items
+        return results.map { RankedEvidence($0.evidence, isRelated: true) } + items
     }
 }

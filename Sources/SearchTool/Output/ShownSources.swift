@@ -39,10 +39,11 @@ enum ShownSources {
     /// Sentences the tool computed (a count, groups, a statistic; for a search, what the
     /// question asks of its matches: `4 items matched: …`, `avg distanceKilometers: 6.75 …`) as
     /// its own result, those the output says: they are then the answer whatever query found the
-    /// items, and a quoting model can say the number (`QuestionEvidenceRanker` puts it first).
-    static func toolResult(_ sentences: [String], in text: String) -> [CitableSource] {
+    /// items, and a quoting model can say the number (`QuestionEvidenceRanker` puts it first;
+    /// with `answersQuestion`, what the question asks, a quoted answer begins with it).
+    static func toolResult(_ sentences: [String], in text: String, answersQuestion: Bool = false) -> [CitableSource] {
         let shown = sentences.filter(text.contains)
-        return shown.isEmpty ? [] : [CitableSource(id: "result", text: shown.joined(separator: "\n"), kind: .result)]
+        return shown.isEmpty ? [] : [CitableSource(id: "result", text: shown.joined(separator: "\n"), kind: .result, answersQuestion: answersQuestion)]
     }
 
     /// A fetched item, or one place of it: the whole text the model read.

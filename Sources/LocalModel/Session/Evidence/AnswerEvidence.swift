@@ -16,8 +16,8 @@ struct AnswerEvidence: Sendable, Hashable {
     let quotes: [Evidence]
     /// The sources the answer may cite: those of the quotes, in the quotes' order.
     let sourceIDs: [String]
-    /// The first quote answers the question (`RankedEvidence.answersQuestion`): a quote answer
-    /// begins with it.
+    /// The first quote answers the question (`Evidence.answersQuestion`): a quote answer begins
+    /// with it.
     let firstQuoteAnswers: Bool
 
     /// Everything shown, in the order shown (no ranker).
@@ -32,7 +32,7 @@ struct AnswerEvidence: Sendable, Hashable {
         let ranked = try await ranker.rank(sources.evidence, for: question)
         let related = ranked.filter(\.isRelated).map(\.evidence)
         quotes = Array((related.isEmpty ? ranked.map(\.evidence) : related).prefix(Self.maximumQuotes))
-        firstQuoteAnswers = quotes.first.map { first in ranked.contains { $0.evidence == first && $0.answersQuestion } } ?? false
+        firstQuoteAnswers = quotes.first?.answersQuestion ?? false
         var seen = Set<String>()
         sourceIDs = quotes.map(\.sourceID).filter { seen.insert($0).inserted }
     }

@@ -18,11 +18,15 @@ public struct Evidence: Sendable, Hashable {
     public var sourceID: String
     /// What kind of source it came from: an item, or a tool's own result (a count).
     public var kind: CitableSource.Kind
+    /// Its source is what the question asks (`CitableSource.answersQuestion`): a quoted answer
+    /// begins with it, whichever sentence a small model would rather take first.
+    public var answersQuestion: Bool
 
-    public init(sentence: String, sourceID: String, kind: CitableSource.Kind = .item) {
+    public init(sentence: String, sourceID: String, kind: CitableSource.Kind = .item, answersQuestion: Bool = false) {
         self.sentence = sentence
         self.sourceID = sourceID
         self.kind = kind
+        self.answersQuestion = answersQuestion
     }
 }
 
@@ -32,14 +36,9 @@ public struct RankedEvidence: Sendable, Hashable {
     /// Whether the sentence shares a word or its meaning with the question (a sentence that
     /// does neither is not offered; see `AnswerEvidence`).
     public var isRelated: Bool
-    /// Whether the sentence is the answer itself (a tool's count for "how many", the matches'
-    /// titles for "which trails"): a quoted answer then begins with it, whichever sentence a
-    /// small model would rather take first.
-    public var answersQuestion: Bool
 
-    public init(_ evidence: Evidence, isRelated: Bool, answersQuestion: Bool = false) {
+    public init(_ evidence: Evidence, isRelated: Bool) {
         self.evidence = evidence
         self.isRelated = isRelated
-        self.answersQuestion = answersQuestion
     }
 }
