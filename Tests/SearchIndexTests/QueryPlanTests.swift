@@ -54,6 +54,16 @@ import Testing
         #expect(try path(.or([.fullText("heron"), .compare(.rating, .greater, .number(2))])) == "filter")
     }
 
+    /// Several word searches side by side are one FTS5 match too, so BM25 ranks by all of
+    /// their words, a prefix among them; the rest of the predicate filters.
+    @Test func severalWordSearchesAreOneRankedMatch() throws {
+        let both = try plan(.and([.fullText("grey heron"), .fullText("marsh", prefix: true), .compare(.rating, .greater, .number(2)),
+                                  .or([.fullText("egret"), .fullText("stork")])]))
+        guard case .fullText(let match, let filter) = both else { Issue.record("not full text"); return }
+        #expect(match.expression == #"("grey" AND "heron") AND ("marsh"*) AND (("egret") OR ("stork"))"#)
+        #expect(filter.bindings == [.real(2)])
+    }
+
     @Test func fullTextWithMoreIsRankedAndFiltered() throws {
         let filtered = try plan(.and([.compare(.rating, .greater, .number(2)), .fullText("heron")]))
         guard case .fullText(_, let filter) = filtered else { Issue.record("not full text"); return }

@@ -28,9 +28,9 @@ enum QueryPlan {
         var shortlistWord: String?
     }
 
-    /// The plan for `predicate`, hiding items expired at `hideExpiredAt` when set. A top-level
-    /// full-text term, or an OR of them, drives the query from the FTS table (the fast path for
-    /// ranked search); otherwise a top-level membership in a string list (`keywords` contains
+    /// The plan for `predicate`, hiding items expired at `hideExpiredAt` when set. The top-level
+    /// full-text terms, each a word search or an OR of them, drive the query from the FTS table
+    /// as one MATCH (the fast path for ranked search, BM25 over all of their words); otherwise a top-level membership in a string list (`keywords` contains
     /// "x") drives it from that list's rows. Without `drivers` (a grouping that joins `items i`
     /// to its own table), the plan is `.everything` or `.filter`.
     init(_ predicate: QueryPredicate, compiler: QueryCompiler, hidingExpiredAt hideExpiredAt: Date?,
@@ -39,12 +39,13 @@ enum QueryPlan {
         let withoutMeaning = predicate.meaningText == nil ? predicate : predicate.removingTopLevel(meaning: true, words: false)
         let predicate = withoutMeaning
         var parts = predicate.conjuncts
-        var fullText: [(text: String, prefix: Bool)]?
+        var fullText: [[(text: String, prefix: Bool)]]?
         var membership: (attribute: SearchableItemAttribute, value: String)?
         if drivers {
-            if let index = parts.firstIndex(where: { $0.wordAlternatives != nil }), let alternatives = parts[index].wordAlternatives {
-                fullText = alternatives
-                parts.remove(at: index)
+            let words = parts.compactMap(\.wordAlternatives)
+            if !words.isEmpty {
+                fullText = words
+                parts.removeAll { $0.wordAlternatives != nil }
             } else if let index = parts.firstIndex(where: { if case .contains(let attribute, _) = $0 { attribute.standardKind == .strings } else { false } }),
                       case let .contains(attribute, value) = parts[index] {
                 membership = (attribute, value)
@@ -55,12 +56,15 @@ enum QueryPlan {
         let condition = try compiler.compile(rest)
         let filter = QueryCompiler.hidingExpired(condition, at: hideExpiredAt)
         if let fullText {
-            let expressions = fullText.compactMap { QueryCompiler.ftsExpression($0.text, prefix: $0.prefix, column: nil) }
-            guard !expressions.isEmpty else {
+            let conjuncts = fullText.map { alternatives in
+                let expressions = alternatives.compactMap { QueryCompiler.ftsExpression($0.text, prefix: $0.prefix, column: nil) }
+                return expressions.count == 1 ? expressions[0] : expressions.map { "(\($0))" }.joined(separator: " OR ")
+            }
+            guard !conjuncts.contains(where: \.isEmpty) else {
                 self = .fullText(FullTextMatch(expression: "\"\""), filter: "0")
                 return
             }
-            let expression = expressions.count == 1 ? expressions[0] : expressions.map { "(\($0))" }.joined(separator: " OR ")
+            let expression = conjuncts.count == 1 ? conjuncts[0] : conjuncts.map { "(\($0))" }.joined(separator: " AND ")
             guard parts.isEmpty, hideExpiredAt == nil else {
                 self = .fullText(FullTextMatch(expression: expression), filter: filter)
                 return

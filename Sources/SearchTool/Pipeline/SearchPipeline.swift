@@ -187,11 +187,18 @@ struct SearchPipeline: Sendable {
         return (predicates, found, anyTerm)
     }
 
+    /// A term as a search matches it: one word of five letters or more also matches the words
+    /// it begins ("water" finds "waterfall", as Spotlight matches the start of words); a shorter
+    /// one, or several words, match whole words only ("fee" is not "feet", "they" not "theyre").
+    static func termMatch(_ term: String) -> QueryPredicate {
+        .fullText(term, prefix: term.count >= 5 && term.allSatisfy(\.isLetter))
+    }
+
     /// Whether no item of any source holds any of the request's terms, whatever its conditions:
     /// the terms, not the conditions, are then why nothing matched ("waterfall" in Arizona finds
     /// nothing because no Arizona trail has one, and that is the answer).
     private func noItemHoldsTheTerms() async throws -> Bool {
-        let anyTerm = QueryPredicate.or(request.terms.map { .fullText($0) })
+        let anyTerm = QueryPredicate.or(request.terms.map(Self.termMatch))
         for source in sources where try await source.index.count(where: anyTerm) > 0 { return false }
         return true
     }
@@ -226,7 +233,11 @@ struct SearchPipeline: Sendable {
                            filters includeFilters: Bool = true) throws(SearchToolError) -> QueryPredicate {
         var parts: [QueryPredicate] = []
         if !request.terms.isEmpty {
-            parts.append(anyTerm ? .or(request.terms.map { .fullText($0) }) : .fullText(request.terms.joined(separator: " ")))
+            if anyTerm {
+                parts.append(.or(request.terms.map(Self.termMatch)))
+            } else {
+                parts += request.terms.flatMap { $0.split(whereSeparator: { !$0.isLetter && !$0.isNumber }).map { Self.termMatch(String($0)) } }
+            }
         }
         for filter in includeFilters ? request.filters : [] {
             switch filter {
