@@ -30,8 +30,9 @@ enum QueryPlan {
 
     /// The plan for `predicate`, hiding items expired at `hideExpiredAt` when set. The top-level
     /// full-text terms, each a word search or an OR of them, drive the query from the FTS table
-    /// as one MATCH (the fast path for ranked search, BM25 over all of their words); otherwise a top-level membership in a string list (`keywords` contains
-    /// "x") drives it from that list's rows. Without `drivers` (a grouping that joins `items i`
+    /// as one MATCH (the fast path for ranked search, BM25 over all of their words); otherwise a
+    /// top-level membership in a string list (`keywords` contains "x") drives it from that list's
+    /// rows. Without `drivers` (a grouping that joins `items i`
     /// to its own table), the plan is `.everything` or `.filter`.
     init(_ predicate: QueryPredicate, compiler: QueryCompiler, hidingExpiredAt hideExpiredAt: Date?,
          drivers: Bool = true) throws(SearchIndexError) {

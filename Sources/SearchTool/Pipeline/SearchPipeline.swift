@@ -189,7 +189,7 @@ struct SearchPipeline: Sendable {
 
     /// A term as a search matches it: one word of five letters or more also matches the words
     /// it begins ("water" finds "waterfall", as Spotlight matches the start of words); a shorter
-    /// one, or several words, match whole words only ("fee" is not "feet", "they" not "theyre").
+    /// one, or several words, match whole words only ("fee" does not find "feeding", nor "they" "their").
     static func termMatch(_ term: String) -> QueryPredicate {
         .fullText(term, prefix: term.count >= 5 && term.allSatisfy(\.isLetter))
     }
